@@ -1,0 +1,194 @@
+"""The game protocol every game implements, and the helpers games share.
+
+A game is pure: no Flask, no SQL, no I/O, no clock. A *state* is a plain JSON value
+(dicts, lists, ints, strings, bools, None) so it can be stored, replayed, diffed and
+built by hand in a test. Randomness comes only from the generator kept inside the state
+(``state["rng"]``), so a table replays identically from its seed and its log.
+"""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, Protocol
+
+State = dict[str, Any]
+Move = dict[str, Any]
+
+SEEDS_DIR = Path(__file__).resolve().parent.parent.parent / "seeds"
+
+
+class IllegalMove(Exception):
+    """A move the rules refuse. ``rule`` names a clause of the game's seeds file
+    (or a platform clause such as ``table.not-your-turn``); ``params`` fill its text."""
+
+    def __init__(self, rule: str, **params: Any) -> None:
+        super().__init__(rule)
+        self.rule = rule
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Option:
+    """A table set-up choice shown on the home page and the rules page.
+
+    ``kind`` is ``"int"`` (``low``..``high``), ``"bool"`` or ``"choice"`` (``choices``).
+    ``label`` and ``help`` are ``{"en": ..., "fr": ...}``.
+    """
+
+    key: str
+    kind: str
+    default: Any
+    label: dict[str, str]
+    help: dict[str, str] = field(default_factory=dict)
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[str, ...] = ()
+    choice_labels: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def parse(self, raw: Any) -> Any:
+        """Turn a form or JSON value into this option's value, or raise ValueError."""
+        if self.kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            if isinstance(raw, str) and raw.lower() in {"1", "true", "on", "yes"}:
+                return True
+            if isinstance(raw, str) and raw.lower() in {"0", "false", "off", "no", ""}:
+                return False
+            raise ValueError(self.key)
+        if self.kind == "int":
+            if isinstance(raw, bool):
+                raise ValueError(self.key)
+            try:
+                value = int(raw)
+            except (TypeError, ValueError):
+                raise ValueError(self.key) from None
+            if self.low is not None and value < self.low:
+                raise ValueError(self.key)
+            if self.high is not None and value > self.high:
+                raise ValueError(self.key)
+            return value
+        if self.kind == "choice":
+            if raw not in self.choices:
+                raise ValueError(self.key)
+            return raw
+        raise ValueError(self.key)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended. ``ranking`` lists seats best first; tied seats share a sub-list."""
+
+    ranking: list[list[int]]
+    scores: dict[int, int]
+    reason: str
+
+    @property
+    def winners(self) -> list[int]:
+        return list(self.ranking[0]) if self.ranking else []
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "ranking": [list(group) for group in self.ranking],
+            "scores": {str(seat): score for seat, score in self.scores.items()},
+            "winners": self.winners,
+            "reason": self.reason,
+        }
+
+
+class Game(Protocol):
+    """What the platform needs from a game (see DESIGN.md, "The game protocol")."""
+
+    id: str
+    min_players: int
+    max_players: int
+    #: The order in which the phone asks for a move's parameters: after the first key,
+    #: each key is asked only while the moves left still differ in it.
+    choice_keys: tuple[str, ...]
+
+    def options(self) -> list[Option]: ...
+
+    def setup(self, players: int, options: dict[str, Any], seed: int) -> State: ...
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]: ...
+
+    def apply(self, state: State, seat: int, move: Move) -> State: ...
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
+
+    def outcome(self, state: State) -> Outcome | None: ...
+
+    def can_undo(self, before: State, seat: int, move: Move, after: State) -> bool:
+        """Whether the mover may take this move back: not if it revealed hidden information."""
+        ...
+
+    def redact_move(self, state: State, seat: int, move: Move, viewer: int | None) -> Move:
+        """The move as ``viewer`` may see it in the log (None: the table screen)."""
+        ...
+
+
+def revealed_nothing(before: State, after: State) -> bool:
+    """True when the move drew nothing from the generator: the usual test for undo."""
+    return before.get("rng") == after.get("rng")
+
+
+# --- randomness kept in the state -------------------------------------------------
+
+
+def new_rng_state(seed: int) -> list[Any]:
+    """A JSON-able snapshot of a fresh generator seeded with ``seed``."""
+    return _dump(random.Random(seed).getstate())
+
+
+def rng_from_state(rng_state: list[Any]) -> random.Random:
+    rng = random.Random()
+    version, internal, gauss = rng_state
+    rng.setstate((version, tuple(internal), gauss))
+    return rng
+
+
+def rng_to_state(rng: random.Random) -> list[Any]:
+    return _dump(rng.getstate())
+
+
+def _dump(state: tuple[Any, ...]) -> list[Any]:
+    version, internal, gauss = state
+    return [version, list(internal), gauss]
+
+
+def shuffled(state: State, items: list[Any]) -> list[Any]:
+    """Shuffle ``items`` with the state's generator, advancing ``state["rng"]`` in place.
+
+    Call it only on a state that ``apply`` or ``setup`` already copied.
+    """
+    rng = rng_from_state(state["rng"])
+    items = list(items)
+    rng.shuffle(items)
+    state["rng"] = rng_to_state(rng)
+    return items
+
+
+def roll(state: State, sides: int) -> int:
+    """One die roll from the state's generator (advances ``state["rng"]`` in place)."""
+    rng = rng_from_state(state["rng"])
+    value = rng.randint(1, sides)
+    state["rng"] = rng_to_state(rng)
+    return value
+
+
+# --- seeds --------------------------------------------------------------------------
+
+
+@cache
+def load_seed(game_id: str) -> dict[str, Any]:
+    """The parsed ``seeds/<game_id>.toml``: components, defaults and rule clauses."""
+    with (SEEDS_DIR / f"{game_id}.toml").open("rb") as handle:
+        return tomllib.load(handle)
+
+
+def clauses(game_id: str) -> dict[str, dict[str, Any]]:
+    """Rule clauses of a game by id: ``{"en", "fr", "source", "decision"?}``."""
+    return {clause["id"]: clause for clause in load_seed(game_id).get("clause", [])}

@@ -1,0 +1,32 @@
+"""The text of a rule clause, in the reader's language, with its parameters filled in.
+
+Game clauses live in ``seeds/<game>.toml``; the platform's own (``table.*``) in
+``seeds/table.toml``. A refusal always names one of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.base import clauses as game_clauses
+
+
+class _Blank(dict):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def clause(game_id: str, rule: str) -> dict[str, Any] | None:
+    source = "table" if rule.startswith("table.") else game_id
+    try:
+        return game_clauses(source).get(rule)
+    except FileNotFoundError:
+        return None
+
+
+def clause_text(game_id: str, rule: str, lang: str, params: dict[str, Any] | None = None) -> str:
+    found = clause(game_id, rule)
+    if found is None:
+        return rule
+    text = found.get(lang) or found["en"]
+    return text.format_map(_Blank({k: v for k, v in (params or {}).items()}))

@@ -1,0 +1,25 @@
+"""Configuration: defaults here, overridable by environment variables or a test's mapping."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+class Config:
+    #: Where the SQLite database lives; the app factory puts it in the instance folder.
+    DATABASE: str | None = os.environ.get("COMPANION_DATABASE")
+    #: The port phones reach the companion on (used in the join URL and QR code).
+    PUBLIC_PORT: int = int(os.environ.get("COMPANION_PORT", "5000"))
+    #: Fixes the address put in join URLs; found from the network interfaces when unset.
+    PUBLIC_HOST: str | None = os.environ.get("COMPANION_HOST")
+    MAX_CONTENT_LENGTH = 16 * 1024
+    MAX_FORM_MEMORY_SIZE = 16 * 1024
+    BABEL_DEFAULT_LOCALE = "en"
+    BABEL_TRANSLATION_DIRECTORIES = str(Path(__file__).resolve().parent.parent / "translations")
+    LANGUAGES = ("en", "fr")
+    #: Seconds between websocket pings, so a phone that vanished is shown as away.
+    SOCK_SERVER_OPTIONS = {"ping_interval": int(os.environ.get("COMPANION_PING", "15")),
+                           "max_message_size": 4096}
+    #: How long a finished game stays on the night scoreboard.
+    NIGHT_HOURS = 12

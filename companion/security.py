@@ -1,0 +1,70 @@
+"""Headers, Origin checks and the error pages: refusals are clear 4xx, never a traceback."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Flask, Response, current_app, request
+from werkzeug.exceptions import HTTPException
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+
+#: HTTP status → the platform clause that explains it.
+STATUS_RULES = {
+    400: "table.bad-request",
+    403: "table.bad-origin",
+    404: "table.not-found",
+    405: "table.method",
+    413: "table.too-large",
+}
+
+
+def origin_allowed() -> bool:
+    """A browser's cross-site request carries another Origin; scripts send none."""
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return True
+    parts = urlsplit(origin)
+    return parts.scheme in {"http", "https"} and parts.netloc == request.host
+
+
+def init_app(app: Flask) -> None:
+    @app.before_request
+    def check_origin() -> Response | None:
+        unsafe = request.method not in {"GET", "HEAD", "OPTIONS"}
+        upgrading = request.headers.get("Upgrade", "").lower() == "websocket"
+        if (unsafe or upgrading) and not origin_allowed():
+            return refusal("table.bad-origin", 403)
+        return None
+
+    @app.after_request
+    def set_headers(response: Response) -> Response:
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "same-origin"
+        response.headers["X-Frame-Options"] = "DENY"
+        if response.mimetype == "text/html" or request.path.startswith("/api/"):
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Response:
+        status = error.code or 500
+        rule = STATUS_RULES.get(status, "table.bad-request")
+        return refusal(rule, status, detail=error.description or "")
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception) -> Response:
+        current_app.logger.exception("unexpected error")
+        return refusal("table.server-error", 500)
+
+
+def refusal(rule: str, status: int, game_id: str = "", **params: object) -> Response:
+    """A refusal in the caller's terms: JSON for the API, a small page or fragment else."""
+    from companion.web.responses import refusal_response
+
+    return refusal_response(rule, status, game_id, **params)

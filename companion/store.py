@@ -1,0 +1,216 @@
+"""SQLite persistence: tables, seats, matches and the append-only move log.
+
+Every write is one transaction, committed before the caller tells anyone about it, so a
+server killed at any instant loses nothing a phone was told had happened. WAL mode lets
+the readers of other threads go on while a move is being written.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    code TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    options TEXT NOT NULL,
+    host_hash TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    seed INTEGER,
+    lang TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    code TEXT NOT NULL REFERENCES tables(code),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    token_hash TEXT NOT NULL UNIQUE,
+    PRIMARY KEY (code, seat)
+);
+CREATE TABLE IF NOT EXISTS matches (
+    code TEXT NOT NULL REFERENCES tables(code),
+    no INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    first_seat INTEGER NOT NULL,
+    started_at REAL NOT NULL,
+    ended_at REAL,
+    outcome TEXT,
+    PRIMARY KEY (code, no)
+);
+CREATE TABLE IF NOT EXISTS log (
+    code TEXT NOT NULL,
+    no INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    seat INTEGER,
+    kind TEXT NOT NULL,
+    move TEXT NOT NULL,
+    client_move_id TEXT,
+    at REAL NOT NULL,
+    PRIMARY KEY (code, no, seq),
+    UNIQUE (code, no, client_move_id)
+);
+"""
+
+
+@dataclass
+class TableRow:
+    code: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    host_hash: str
+    created_at: float
+    seed: int | None
+    lang: str
+
+
+@dataclass
+class MatchRow:
+    no: int
+    seed: int
+    first_seat: int
+    started_at: float
+    ended_at: float | None
+    outcome: dict[str, Any] | None
+
+
+@dataclass
+class LogRow:
+    seq: int
+    seat: int | None
+    kind: str  # "move", or "undo" (its move is {"undo": seq})
+    move: dict[str, Any]
+    client_move_id: str | None
+    at: float
+
+
+class Store:
+    """One connection shared by the process's threads, serialised by a lock."""
+
+    def __init__(self, path: str) -> None:
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+
+    def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, params in statements:
+                    self._db.execute(sql, params)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return self._db.execute(sql, params).fetchall()
+
+    # --- tables and seats -----------------------------------------------------------
+
+    def create_table(self, row: TableRow) -> None:
+        self._write([(
+            "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (row.code, row.game, row.players, json.dumps(row.options), row.host_hash,
+             row.created_at, row.seed, row.lang),
+        )])
+
+    def code_taken(self, code: str) -> bool:
+        return bool(self._read("SELECT 1 FROM tables WHERE code = ?", (code,)))
+
+    def load_table(self, code: str) -> TableRow | None:
+        rows = self._read("SELECT * FROM tables WHERE code = ?", (code,))
+        if not rows:
+            return None
+        code, game, players, options, host_hash, created_at, seed, lang = rows[0]
+        return TableRow(code, game, players, json.loads(options), host_hash, created_at, seed,
+                        lang)
+
+    def seats(self, code: str) -> dict[int, tuple[str, str]]:
+        """Seat number → (name, token hash)."""
+        rows = self._read("SELECT seat, name, token_hash FROM seats WHERE code = ?", (code,))
+        return {seat: (name, token_hash) for seat, name, token_hash in rows}
+
+    def take_seat(self, code: str, seat: int, name: str, token_hash: str) -> None:
+        self._write([(
+            "INSERT INTO seats VALUES (?, ?, ?, ?)", (code, seat, name, token_hash),
+        )])
+
+    def free_seat(self, code: str, seat: int) -> None:
+        self._write([("DELETE FROM seats WHERE code = ? AND seat = ?", (code, seat))])
+
+    # --- matches and the log -------------------------------------------------------
+
+    def start_match(self, code: str, match: MatchRow) -> None:
+        self._write([(
+            "INSERT INTO matches VALUES (?, ?, ?, ?, ?, NULL, NULL)",
+            (code, match.no, match.seed, match.first_seat, match.started_at),
+        )])
+
+    def matches(self, code: str) -> list[MatchRow]:
+        rows = self._read(
+            "SELECT no, seed, first_seat, started_at, ended_at, outcome FROM matches"
+            " WHERE code = ? ORDER BY no", (code,),
+        )
+        return [
+            MatchRow(no, seed, first, started, ended, json.loads(outcome) if outcome else None)
+            for no, seed, first, started, ended, outcome in rows
+        ]
+
+    def append(self, code: str, no: int, entry: LogRow,
+               outcome: dict[str, Any] | None = None, reopen: bool = False) -> None:
+        """Append one log entry, and in the same transaction record the match's end
+        (``outcome``) or, for an undo that takes the end back, clear it (``reopen``)."""
+        statements: list[tuple[str, tuple[Any, ...]]] = [(
+            "INSERT INTO log VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (code, no, entry.seq, entry.seat, entry.kind, json.dumps(entry.move),
+             entry.client_move_id, entry.at),
+        )]
+        if outcome is not None:
+            statements.append((
+                "UPDATE matches SET ended_at = ?, outcome = ? WHERE code = ? AND no = ?",
+                (entry.at, json.dumps(outcome), code, no),
+            ))
+        elif reopen:
+            statements.append((
+                "UPDATE matches SET ended_at = NULL, outcome = NULL WHERE code = ? AND no = ?",
+                (code, no),
+            ))
+        self._write(statements)
+
+    def log(self, code: str, no: int) -> list[LogRow]:
+        rows = self._read(
+            "SELECT seq, seat, kind, move, client_move_id, at FROM log"
+            " WHERE code = ? AND no = ? ORDER BY seq", (code, no),
+        )
+        return [
+            LogRow(seq, seat, kind, json.loads(move), cmid, at)
+            for seq, seat, kind, move, cmid, at in rows
+        ]
+
+    def finished_since(self, since: float) -> list[tuple[str, str, int, float, dict[str, Any]]]:
+        """Matches that ended after ``since``: (code, game, match no, ended_at, outcome)."""
+        rows = self._read(
+            "SELECT m.code, t.game, m.no, m.ended_at, m.outcome FROM matches m"
+            " JOIN tables t ON t.code = m.code WHERE m.ended_at >= ? ORDER BY m.ended_at DESC",
+            (since,),
+        )
+        return [(code, game, no, ended, json.loads(outcome)) for code, game, no, ended, outcome
+                in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def now() -> float:
+    return time.time()

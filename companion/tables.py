@@ -1,0 +1,393 @@
+"""Tables: seats, tokens and the move log, with moves applied through the table's game.
+
+The state of a match is its game's ``setup`` followed by the log, replayed. The live
+state is kept in memory and rebuilt from SQLite when a table is first asked for after
+a start. Every change is written to SQLite before the hub tells anyone about it.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import secrets
+import threading
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from companion.games import get_game
+from companion.games.base import Game, IllegalMove, Move, State
+from companion.store import LogRow, MatchRow, Store, TableRow, now
+
+if TYPE_CHECKING:
+    from companion.live import Hub
+
+#: Letters that can't be misread for one another when read off a screen across a room.
+CODE_ALPHABET = "ACDEFHJKMNPRTWXY"
+CODE_LENGTH = 4
+NAME_MAX = 24
+CLIENT_MOVE_ID_MAX = 64
+
+
+class TableError(Exception):
+    """A refused request on a table: ``rule`` names a platform or game clause."""
+
+    def __init__(self, rule: str, status: int = 422, **params: Any) -> None:
+        super().__init__(rule)
+        self.rule = rule
+        self.status = status
+        self.params = params
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+@dataclass
+class Step:
+    """One effective move of the current match and the states around it."""
+
+    entry: LogRow
+    before: State
+    after: State
+
+
+@dataclass
+class Table:
+    row: TableRow
+    game: Game
+    seats: dict[int, tuple[str, str]]  # seat → (name, token hash)
+    matches: list[MatchRow]
+    log: list[LogRow] = field(default_factory=list)  # every entry of the current match
+    steps: list[Step] = field(default_factory=list)  # the effective moves, oldest first
+    initial: State | None = None
+    #: The state before each logged move, undone ones included, to redact the log.
+    befores: dict[int, State] = field(default_factory=dict)
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    @property
+    def code(self) -> str:
+        return self.row.code
+
+    @property
+    def match(self) -> MatchRow | None:
+        return self.matches[-1] if self.matches else None
+
+    @property
+    def seq(self) -> int:
+        return len(self.log)
+
+    @property
+    def state(self) -> State | None:
+        return self.steps[-1].after if self.steps else self.initial
+
+    @property
+    def status(self) -> str:
+        match = self.match
+        if match is None:
+            return "lobby"
+        return "over" if match.outcome is not None else "playing"
+
+    def seat_of(self, token: str | None) -> int | None:
+        if not token:
+            return None
+        wanted = hash_token(token)
+        for seat, (_, token_hash) in self.seats.items():
+            if secrets.compare_digest(token_hash, wanted):
+                return seat
+        return None
+
+    def is_host(self, token: str | None) -> bool:
+        return bool(token) and secrets.compare_digest(self.row.host_hash, hash_token(token))
+
+    def name(self, seat: int | None) -> str:
+        if seat is None:
+            return ""
+        return self.seats.get(seat, ("", ""))[0]
+
+    def moves_for(self, seat: int | None) -> list[Move]:
+        if seat is None or self.status != "playing" or self.state is None:
+            return []
+        return self.game.legal_moves(self.state, seat)
+
+    def view_for(self, seat: int | None) -> dict[str, Any] | None:
+        if self.state is None:
+            return None
+        return self.game.view(self.state, seat)
+
+    def outcome(self) -> dict[str, Any] | None:
+        match = self.match
+        return match.outcome if match else None
+
+    def log_for(self, viewer: int | None) -> list[dict[str, Any]]:
+        """The match's log as ``viewer`` may see it: moves redacted, undos shown."""
+        undone = {entry.move["undo"] for entry in self.log if entry.kind == "undo"}
+        entries = []
+        for entry in self.log:
+            item: dict[str, Any] = {"seq": entry.seq, "seat": entry.seat, "kind": entry.kind,
+                                    "at": entry.at}
+            if entry.kind == "move":
+                item["move"] = self.game.redact_move(self.befores[entry.seq], entry.seat,
+                                                     entry.move, viewer)
+                item["undone"] = entry.seq in undone
+            else:
+                item["undo"] = entry.move["undo"]
+                item["by_host"] = entry.seat is None
+            entries.append(item)
+        return entries
+
+
+class Tables:
+    """Every table of this server: created, loaded from SQLite, changed under a lock."""
+
+    def __init__(self, store: Store, hub: Hub | None = None) -> None:
+        self.store = store
+        self.hub = hub
+        self._tables: dict[str, Table] = {}
+        self._lock = threading.Lock()
+
+    # --- finding and loading -------------------------------------------------------
+
+    def get(self, code: str) -> Table | None:
+        code = code.upper()
+        if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+            return None
+        with self._lock:
+            table = self._tables.get(code)
+            if table is None:
+                table = self._load(code)
+                if table is not None:
+                    self._tables[code] = table
+            return table
+
+    def _load(self, code: str) -> Table | None:
+        row = self.store.load_table(code)
+        if row is None:
+            return None
+        game = get_game(row.game)
+        if game is None:
+            return None
+        table = Table(row, game, self.store.seats(code), self.store.matches(code))
+        match = table.match
+        if match is not None:
+            self._begin(table, match)
+            for entry in self.store.log(code, match.no):
+                self._replay(table, entry)
+        return table
+
+    def _begin(self, table: Table, match: MatchRow) -> None:
+        options = dict(table.row.options, first_seat=match.first_seat)
+        table.initial = table.game.setup(table.row.players, options, match.seed)
+        table.log, table.steps, table.befores = [], [], {}
+
+    def _replay(self, table: Table, entry: LogRow) -> None:
+        table.log.append(entry)
+        if entry.kind == "move":
+            before = table.state
+            assert before is not None
+            table.befores[entry.seq] = before
+            table.steps.append(Step(entry, before, table.game.apply(before, entry.seat,
+                                                                    entry.move)))
+        else:
+            table.steps.pop()
+
+    # --- creating and joining --------------------------------------------------------
+
+    def create(self, game_id: str, players: int, options: dict[str, Any],
+               seed: int | None = None, lang: str = "en") -> tuple[Table, str]:
+        """A new table in the lobby; returns it and the host's token."""
+        game = get_game(game_id)
+        if game is None:
+            raise TableError("table.unknown-game", 404, game=game_id)
+        if not game.min_players <= players <= game.max_players:
+            raise TableError("table.player-count", low=game.min_players, high=game.max_players)
+        parsed = parse_options(game, options)
+        host_token = new_token()
+        with self._lock:
+            code = self._free_code()
+            row = TableRow(code, game_id, players, parsed, hash_token(host_token), now(),
+                           seed, lang)
+            self.store.create_table(row)
+            table = Table(row, game, {}, [])
+            self._tables[code] = table
+        return table, host_token
+
+    def _free_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self._tables and not self.store.code_taken(code):
+                return code
+
+    def join(self, table: Table, name: str, seat: int | None) -> tuple[int, str]:
+        name = " ".join(name.split())
+        if not name or len(name) > NAME_MAX:
+            raise TableError("table.name", max=NAME_MAX)
+        with table.lock:
+            free = [s for s in range(table.row.players) if s not in table.seats]
+            if seat is None:
+                if not free:
+                    raise TableError("table.full", 409)
+                seat = free[0]
+            if not 0 <= seat < table.row.players:
+                raise TableError("table.no-such-seat", seat=seat)
+            if seat in table.seats:
+                raise TableError("table.seat-taken", 409, seat=seat)
+            token = new_token()
+            self.store.take_seat(table.code, seat, name, hash_token(token))
+            table.seats[seat] = (name, hash_token(token))
+        self._changed(table)
+        return seat, token
+
+    def free_seat(self, table: Table, seat: int) -> None:
+        with table.lock:
+            if seat not in table.seats:
+                raise TableError("table.seat-free", seat=seat)
+            self.store.free_seat(table.code, seat)
+            del table.seats[seat]
+        if self.hub:
+            self.hub.drop_seat(table.code, seat)
+        self._changed(table)
+
+    # --- playing -------------------------------------------------------------------
+
+    def start(self, table: Table, first_seat: int = 0, seed: int | None = None) -> int:
+        """Start the first match, or the next one once a match is over (play again)."""
+        with table.lock:
+            if table.status == "playing":
+                raise TableError("table.already-playing", 409)
+            if len(table.seats) < table.row.players:
+                raise TableError("table.seats-missing", 409,
+                                 missing=table.row.players - len(table.seats))
+            if not 0 <= first_seat < table.row.players:
+                raise TableError("table.no-such-seat", seat=first_seat)
+            if seed is None and table.row.seed is not None:
+                seed = table.row.seed + len(table.matches)
+            if seed is None:
+                seed = secrets.randbits(53)
+            match = MatchRow(len(table.matches) + 1, seed, first_seat, now(), None, None)
+            self.store.start_match(table.code, match)
+            table.matches.append(match)
+            self._begin(table, match)
+        self._changed(table)
+        return table.seq
+
+    def submit(self, table: Table, seat: int, move: Any, seq: Any,
+               client_move_id: Any) -> tuple[int, bool]:
+        """Apply ``move`` for ``seat``; returns (new seq, whether it was a repeat).
+
+        A repeated ``client_move_id`` applies once; a move made against an old ``seq`` is
+        refused as stale; ``apply`` is the authority on everything else.
+        """
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            raise TableError("table.bad-move")
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            raise TableError("table.bad-seq")
+        if not isinstance(client_move_id, str) or not 0 < len(client_move_id) <= \
+                CLIENT_MOVE_ID_MAX:
+            raise TableError("table.bad-client-move-id")
+        with table.lock:
+            if any(e.client_move_id == client_move_id and e.seat == seat for e in table.log):
+                return table.seq, True
+            if table.status != "playing":
+                raise TableError("table.not-playing", 409)
+            if seq != table.seq:
+                raise TableError("table.stale", 409, seq=table.seq)
+            state = table.state
+            assert state is not None
+            if not table.game.legal_moves(state, seat):
+                raise TableError("table.not-your-turn", 403)
+            try:
+                after = table.game.apply(state, seat, copy.deepcopy(move))
+            except IllegalMove as refusal:
+                raise TableError(refusal.rule, 422, **refusal.params) from None
+            entry = LogRow(table.seq + 1, seat, "move", move, client_move_id, now())
+            outcome = table.game.outcome(after)
+            outcome_json = self._outcome_json(table, outcome) if outcome else None
+            self.store.append(table.code, table.match.no, entry, outcome=outcome_json)
+            table.log.append(entry)
+            table.befores[entry.seq] = state
+            table.steps.append(Step(entry, state, after))
+            if outcome_json:
+                table.match.outcome = outcome_json
+                table.match.ended_at = entry.at
+        self._changed(table)
+        return table.seq, False
+
+    def explain(self, table: Table, seat: int, move: Any) -> TableError | None:
+        """Why ``move`` would be refused now, without changing anything (None: it wouldn't)."""
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            return TableError("table.bad-move")
+        with table.lock:
+            if table.status != "playing":
+                return TableError("table.not-playing", 409)
+            state = table.state
+            assert state is not None
+            if not table.game.legal_moves(state, seat):
+                return TableError("table.not-your-turn", 403)
+            try:
+                table.game.apply(state, seat, copy.deepcopy(move))
+            except IllegalMove as refusal:
+                return TableError(refusal.rule, 422, **refusal.params)
+        return None
+
+    def undo(self, table: Table, seat: int | None, by_host: bool) -> int:
+        """Take back the last effective move: the mover's own (if it revealed nothing and
+        nobody has acted since), or any move by the host."""
+        with table.lock:
+            if table.match is None or not table.steps:
+                raise TableError("table.nothing-to-undo")
+            step = table.steps[-1]
+            if not by_host:
+                if step.entry.seat != seat:
+                    raise TableError("table.undo-not-yours", 403)
+                if not table.game.can_undo(step.before, seat, step.entry.move, step.after):
+                    raise TableError("table.undo-revealed")
+            entry = LogRow(table.seq + 1, None if by_host else seat, "undo",
+                           {"undo": step.entry.seq}, None, now())
+            reopen = table.match.outcome is not None
+            self.store.append(table.code, table.match.no, entry, reopen=reopen)
+            table.log.append(entry)
+            table.steps.pop()
+            if reopen:
+                table.match.outcome = None
+                table.match.ended_at = None
+        self._changed(table)
+        return table.seq
+
+    def _outcome_json(self, table: Table, outcome: Any) -> dict[str, Any]:
+        result = outcome.as_json()
+        result["names"] = {str(seat): name for seat, (name, _) in table.seats.items()}
+        return result
+
+    def finished_tonight(self, hours: float) -> list[dict[str, Any]]:
+        rows = self.store.finished_since(now() - hours * 3600)
+        return [{"code": code, "game": game, "no": no, "ended_at": ended, "outcome": outcome}
+                for code, game, no, ended, outcome in rows]
+
+    def _changed(self, table: Table) -> None:
+        if self.hub:
+            self.hub.table_changed(table)
+
+
+def parse_options(game: Game, raw: dict[str, Any]) -> dict[str, Any]:
+    """The game's options from a form or JSON, defaults filled in; unknown keys refused."""
+    if not isinstance(raw, dict):
+        raise TableError("table.bad-options")
+    known = {option.key: option for option in game.options()}
+    unknown = sorted(set(raw) - set(known))
+    if unknown:
+        raise TableError("table.unknown-option", option=unknown[0][:40])
+    parsed = {}
+    for key, option in known.items():
+        if key not in raw:
+            parsed[key] = option.default
+            continue
+        try:
+            parsed[key] = option.parse(raw[key])
+        except ValueError:
+            raise TableError("table.bad-option", option=key) from None
+    return parsed

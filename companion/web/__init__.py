@@ -1,0 +1,17 @@
+"""The web layer: blueprints by page kind, each a thin shell over ``companion.tables``."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask_sock import Sock
+
+from companion.web import api, home, join, phone, rules, screen, sockets
+from companion.web.render import install_renderer
+
+
+def register_blueprints(app: Flask) -> None:
+    for module in (home, join, phone, screen, rules, api):
+        app.register_blueprint(module.bp)
+    sock = Sock(app)
+    sockets.register(sock)
+    install_renderer(app)

@@ -1,0 +1,168 @@
+"""The JSON API (docs/api.md): the same tables, for scripts, bots and tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from companion.games import CATALOGUE, get_game
+from companion.tables import Table, TableError
+from companion.web.render import join_url
+from companion.web.responses import refusal_body, refusal_response, table_or_404, tables
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def json_body() -> dict[str, Any]:
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise TableError("table.bad-request", 400, detail="a JSON object is expected")
+    return body
+
+
+def refused(error: TableError, table: Table | None = None) -> Response:
+    return refusal_response(error.rule, error.status, table.row.game if table else "",
+                            **error.params)
+
+
+def seat_or_refuse(table: Table) -> int:
+    seat = table.seat_of(bearer())
+    if seat is None:
+        raise TableError("table.bad-token", 403)
+    return seat
+
+
+@bp.post("/tables")
+def create() -> tuple[Response, int] | Response:
+    try:
+        body = json_body()
+        game_id = body.get("game")
+        if not isinstance(game_id, str) or get_game(game_id) is None:
+            known = any(entry.id == game_id for entry in CATALOGUE)
+            raise TableError("table.game-not-built" if known else "table.unknown-game",
+                             422 if known else 404, game=str(game_id)[:40])
+        players, seed, lang = body.get("players"), body.get("seed"), body.get("lang", "en")
+        if not isinstance(players, int) or isinstance(players, bool):
+            game = get_game(game_id)
+            raise TableError("table.player-count", low=game.min_players, high=game.max_players)
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                                 or not 0 <= seed < 2**53):
+            raise TableError("table.bad-request", 400, detail="seed")
+        if lang not in ("en", "fr"):
+            raise TableError("table.bad-request", 400, detail="lang")
+        table, host_token = tables().create(game_id, players, body.get("options") or {},
+                                            seed=seed, lang=lang)
+    except TableError as error:
+        return refused(error)
+    return jsonify({
+        "code": table.code,
+        "join_url": join_url(table.code),
+        "screen_url": join_url(table.code).replace(f"/j/{table.code}",
+                                                   f"/t/{table.code}/screen"),
+        "host_token": host_token,
+    }), 201
+
+
+@bp.post("/tables/<code>/seats")
+def join(code: str) -> tuple[Response, int] | Response:
+    table = table_or_404(code)
+    try:
+        body = json_body()
+        name, seat = body.get("name"), body.get("seat")
+        if not isinstance(name, str):
+            raise TableError("table.name", max=24)
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise TableError("table.no-such-seat", seat=str(seat)[:8])
+        seat, token = tables().join(table, name, seat)
+    except TableError as error:
+        return refused(error, table)
+    return jsonify({"seat": seat, "token": token}), 201
+
+
+@bp.post("/tables/<code>/start")
+def start(code: str) -> Response:
+    table = table_or_404(code)
+    try:
+        if not table.is_host(bearer()):
+            raise TableError("table.host-only", 403)
+        body = request.get_json(silent=True) or {}
+        first_seat = body.get("first_seat", 0) if isinstance(body, dict) else 0
+        if not isinstance(first_seat, int) or isinstance(first_seat, bool):
+            raise TableError("table.no-such-seat", seat=str(first_seat)[:8])
+        seq = tables().start(table, first_seat=first_seat)
+    except TableError as error:
+        return refused(error, table)
+    return jsonify({"seq": seq})
+
+
+@bp.get("/tables/<code>/view")
+def view(code: str) -> Response:
+    table = table_or_404(code)
+    token = bearer()
+    seat = table.seat_of(token)
+    if token is not None and seat is None and not table.is_host(token):
+        return refused(TableError("table.bad-token", 403), table)
+    with table.lock:
+        return jsonify({"seq": table.seq, "status": table.status,
+                        "view": table.view_for(seat), "outcome": table.outcome()})
+
+
+@bp.get("/tables/<code>/moves")
+def moves(code: str) -> Response:
+    table = table_or_404(code)
+    try:
+        seat = seat_or_refuse(table)
+    except TableError as error:
+        return refused(error, table)
+    with table.lock:
+        return jsonify({"seq": table.seq, "moves": table.moves_for(seat)})
+
+
+@bp.post("/tables/<code>/moves")
+def submit(code: str) -> Response | tuple[Response, int]:
+    table = table_or_404(code)
+    try:
+        seat = seat_or_refuse(table)
+        body = json_body()
+        seq, repeated = tables().submit(table, seat, body.get("move"), body.get("seq"),
+                                        body.get("client_move_id"))
+    except TableError as error:
+        if error.rule == "table.stale":
+            with table.lock:
+                return jsonify({"error": refusal_body(error.rule, table.row.game),
+                                "seq": table.seq, "view": table.view_for(seat)}), 409
+        return refused(error, table)
+    with table.lock:
+        return jsonify({"seq": seq, "repeated": repeated, "view": table.view_for(seat)})
+
+
+@bp.post("/tables/<code>/undo")
+def undo(code: str) -> Response:
+    table = table_or_404(code)
+    token = bearer()
+    try:
+        if table.is_host(token):
+            seq = tables().undo(table, None, by_host=True)
+        else:
+            seq = tables().undo(table, seat_or_refuse(table), by_host=False)
+    except TableError as error:
+        return refused(error, table)
+    return jsonify({"seq": seq})
+
+
+@bp.get("/tables/<code>/log")
+def log(code: str) -> Response:
+    table = table_or_404(code)
+    token = bearer()
+    seat = table.seat_of(token)
+    if token is not None and seat is None and not table.is_host(token):
+        return refused(TableError("table.bad-token", 403), table)
+    with table.lock:
+        return jsonify({"entries": table.log_for(seat)})

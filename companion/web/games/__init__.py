@@ -1,0 +1,13 @@
+"""Per-game helpers for templates: names and pictures from a game's public data only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.web.games.seventh_heaven import SeventhHeavenHelpers
+
+HELPERS: dict[str, Any] = {"seventh-heaven": SeventhHeavenHelpers()}
+
+
+def helpers(game_id: str) -> Any:
+    return HELPERS[game_id]

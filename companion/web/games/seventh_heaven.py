@@ -1,0 +1,68 @@
+"""In 7th Heaven for templates: card faces, colour names, the track's event spaces."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.seventh_heaven.data import (
+    CARDS,
+    COLOURS,
+    EVENTS,
+    PARTNER_NAMES,
+    SEED,
+    WHITE,
+)
+from companion.i18n import current_lang
+
+
+
+
+class SeventhHeavenHelpers:
+    def card(self, card_id: Any) -> dict[str, Any]:
+        if isinstance(card_id, int) and not isinstance(card_id, bool) and \
+                0 <= card_id < len(CARDS):
+            return CARDS[card_id]
+        return {"id": card_id, "kind": "unknown", "colour": None, "value": None,
+                "special": None}
+
+    def colour(self, colour: str | None) -> str:
+        lang = current_lang()
+        for entry in SEED["colour"]:
+            if entry["id"] == colour:
+                return entry.get(lang) or entry["en"]
+        if colour == WHITE:
+            return "blanc" if lang == "fr" else "white"
+        return str(colour)
+
+    def colour_order(self) -> list[str | None]:
+        return [*COLOURS, WHITE, None]
+
+    def partner(self, colour: str) -> str:
+        return PARTNER_NAMES.get(colour, "")
+
+    def special(self, special: str | None) -> str:
+        names = SEED["deck"]["special_names"].get(special or "", {})
+        return names.get(current_lang()) or names.get("en") or str(special)
+
+    def event(self, space: int) -> str:
+        event = EVENTS.get(space)
+        if event is None:
+            return ""
+        if event["kind"] == "move":
+            return f"→{event['to']}"
+        return "⇄!" if event.get("must") else "⇄"
+
+    def pieces_at(self, view: dict[str, Any], space: int) -> list[str]:
+        return [colour for colour in COLOURS if view["pieces"].get(colour) == space]
+
+    def best_space(self, view: dict[str, Any], seat: int) -> int | str:
+        colours = view["partners"].get(str(seat), [])
+        spaces = [view["pieces"][colour] for colour in colours if colour in view["pieces"]]
+        return max(spaces) if spaces else "–"
+
+    def natural_move(self, card: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+        """What a player tapping this card most likely wants: to learn why it can't."""
+        if card["kind"] == "special":
+            return {"type": "play", "card": card["id"]}
+        piece = card["colour"] if card["colour"] in COLOURS else COLOURS[0]
+        return {"type": "move", "card": card["id"], "piece": piece}

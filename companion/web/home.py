@@ -1,0 +1,54 @@
+"""The home page on the laptop: pick a game and its options, create a table."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+
+from companion.games import CATALOGUE, get_game
+from companion.i18n import current_lang
+from companion.tables import TableError
+from companion.web.cookies import host_cookie, set_secret_cookie
+from companion.web.responses import refusal_response, tables
+
+bp = Blueprint("home", __name__)
+
+
+def catalogue() -> list[dict[str, object]]:
+    return [
+        {"entry": entry, "game": get_game(entry.id),
+         "options": get_game(entry.id).options() if get_game(entry.id) else []}
+        for entry in CATALOGUE
+    ]
+
+
+@bp.get("/")
+def index() -> str:
+    return render_template(
+        "home.html", catalogue=catalogue(),
+        night=tables().finished_tonight(current_app.config["NIGHT_HOURS"]),
+        game_names={entry.id: entry.name for entry in CATALOGUE},
+    )
+
+
+@bp.post("/tables")
+def create() -> Response:
+    game_id = request.form.get("game", "")
+    game = get_game(game_id)
+    if game is None:
+        known = any(entry.id == game_id for entry in CATALOGUE)
+        return refusal_response("table.game-not-built" if known else "table.unknown-game",
+                                422 if known else 404, game=game_id[:40])
+    options = {opt.key: request.form.get(f"opt_{opt.key}", "false" if opt.kind == "bool"
+                                         else opt.default)
+               for opt in game.options()}
+    try:
+        players = int(request.form.get("players", ""))
+        table, token = tables().create(game_id, players, options, lang=current_lang())
+    except ValueError:
+        return refusal_response("table.player-count", 422, low=game.min_players,
+                                high=game.max_players)
+    except TableError as error:
+        return refusal_response(error.rule, error.status, game_id, **error.params)
+    response = redirect(url_for("screen.show", code=table.code), code=303)
+    set_secret_cookie(response, host_cookie(table.code), token)
+    return response

@@ -1,0 +1,45 @@
+"""Joining a table from the QR code: a name and a free seat, remembered by a cookie."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, redirect, render_template, request, url_for
+
+from companion.tables import TableError
+from companion.web.cookies import seat_cookie, seat_token, set_secret_cookie
+from companion.web.render import game_name, seats_context
+from companion.web.responses import refusal_body, table_or_404, tables
+
+bp = Blueprint("join", __name__)
+
+
+@bp.get("/j/<code>")
+def form(code: str) -> Response | str:
+    table = table_or_404(code)
+    if table.seat_of(seat_token(request, table.code)) is not None:
+        return redirect(url_for("phone.play", code=table.code), code=303)
+    return render_template("join.html", code=table.code, game_name=game_name(table.row.game),
+                           seats=seats_context(table), notice=None)
+
+
+@bp.post("/j/<code>")
+def take_seat(code: str) -> Response | tuple[str, int]:
+    table = table_or_404(code)
+    if table.seat_of(seat_token(request, table.code)) is not None:
+        return redirect(url_for("phone.play", code=table.code), code=303)
+    raw_seat = request.form.get("seat", "")
+    try:
+        seat = int(raw_seat) if raw_seat else None
+        seat, token = tables().join(table, request.form.get("name", ""), seat)
+    except ValueError:
+        error = TableError("table.no-such-seat", seat=raw_seat[:8])
+    except TableError as refused:
+        error = refused
+    else:
+        response = redirect(url_for("phone.play", code=table.code), code=303)
+        set_secret_cookie(response, seat_cookie(table.code), token)
+        return response
+    notice = refusal_body(error.rule, table.row.game, **error.params)
+    page = render_template("join.html", code=table.code, game_name=game_name(table.row.game),
+                           seats=seats_context(table), notice=notice,
+                           name=request.form.get("name", "")[:40])
+    return page, error.status

@@ -1,0 +1,117 @@
+"""The phone: the seat's private view and the moves it may make now."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+
+from companion.picker import parse_chosen
+from companion.tables import Table, TableError
+from companion.web.cookies import seat_token
+from companion.web.render import viewer_context
+from companion.web.responses import refusal_body, refusal_response, table_or_404, tables
+
+bp = Blueprint("phone", __name__)
+
+
+def seat_or_none(table: Table) -> int | None:
+    return table.seat_of(seat_token(request, table.code))
+
+
+@bp.get("/t/<code>/play")
+def play(code: str) -> Response | str:
+    table = table_or_404(code)
+    seat = seat_or_none(table)
+    if seat is None:
+        return redirect(url_for("join.form", code=table.code), code=303)
+    return render_template("phone/page.html", oob=False, **viewer_context(table, seat))
+
+
+@bp.get("/t/<code>/pick")
+def pick(code: str) -> Response | str:
+    """The next question of the move picker, given the values chosen so far."""
+    table = table_or_404(code)
+    seat = seat_or_none(table)
+    if seat is None:
+        return refusal_response("table.bad-token", 403)
+    try:
+        chosen = parse_chosen(request.args.get("pick"))
+        key = request.args.get("key")
+        if key:  # a multi-choice (cards to discard): the ticked items, each a JSON value
+            chosen[key[:40]] = [json.loads(item) for item in request.args.getlist("item")[:40]]
+    except ValueError:
+        return refusal_response("table.bad-request", 400, detail="pick")
+    context = viewer_context(table, seat, chosen=chosen)
+    return render_template("phone/picker.html", oob=False, **context)
+
+
+def live_response(table: Table, seat: int, notice: dict[str, str] | None = None,
+                  status: int = 200) -> Response:
+    body = render_template("phone/live.html", oob=True, notice=notice,
+                           **viewer_context(table, seat))
+    response = make_response(body)
+    response.status_code = status
+    return response
+
+
+@bp.post("/t/<code>/move")
+def move(code: str) -> Response:
+    table = table_or_404(code)
+    seat = seat_or_none(table)
+    if seat is None:
+        return refusal_response("table.bad-token", 403)
+    try:
+        submitted = json.loads(request.form.get("move", ""))
+        seq = int(request.form.get("seq", ""))
+    except ValueError:
+        return refusal_response("table.bad-move", 400)
+    try:
+        tables().submit(table, seat, submitted, seq, request.form.get("client_move_id"))
+    except TableError as error:
+        notice = refusal_body(error.rule, table.row.game, **error.params)
+        return live_response(table, seat, notice, error.status)
+    return live_response(table, seat)
+
+
+@bp.get("/t/<code>/explain")
+def explain(code: str) -> Response:
+    """Why a card the phone shows dimmed can't be played now: the rule it would break."""
+    table = table_or_404(code)
+    seat = seat_or_none(table)
+    if seat is None:
+        return refusal_response("table.bad-token", 403)
+    try:
+        attempted = json.loads(request.args.get("move", ""))
+    except ValueError:
+        return refusal_response("table.bad-move", 400)
+    error = tables().explain(table, seat, attempted)
+    if error is None:
+        return live_response(table, seat)
+    notice = refusal_body(error.rule, table.row.game, **error.params)
+    return make_response(render_template("partials/notice.html", notice=notice, oob=True))
+
+
+@bp.post("/t/<code>/undo")
+def undo(code: str) -> Response:
+    table = table_or_404(code)
+    seat = seat_or_none(table)
+    if seat is None:
+        return refusal_response("table.bad-token", 403)
+    try:
+        tables().undo(table, seat, by_host=False)
+    except TableError as error:
+        return live_response(table, seat, refusal_body(error.rule, table.row.game,
+                                                       **error.params), error.status)
+    return live_response(table, seat)
+
+
+@bp.get("/lang/<lang>")
+def switch_language(lang: str) -> Response:
+    target = request.args.get("next", "/")
+    if not target.startswith("/") or target.startswith("//"):
+        target = "/"
+    response = redirect(target, code=303)
+    if lang in ("en", "fr"):
+        response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="Lax")
+    return response

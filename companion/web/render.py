@@ -1,0 +1,130 @@
+"""What a page or a push shows one viewer, and the hub's renderer.
+
+Templates receive views, never states: everything below comes from ``game.view`` for the
+viewer's own seat (or the table screen's ``None``), the seat's legal moves, and the
+redacted log, so a template cannot leak what its viewer may not see.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from flask import Flask, current_app, render_template
+from flask_babel import force_locale
+
+from companion.games import CATALOGUE
+from companion.live import Connection
+from companion.network import lan_address, qr_svg
+from companion.picker import Pick, narrow
+from companion.tables import Table
+from companion.web.games import helpers
+
+SEAT_COLOURS = ("#e4572e", "#2e86ab", "#f3a712", "#7b2cbf", "#29bf12", "#d81159")
+LOG_TAIL = 12
+
+
+def game_name(game_id: str) -> str:
+    return next((entry.name for entry in CATALOGUE if entry.id == game_id), game_id)
+
+
+def join_url(code: str) -> str:
+    host = current_app.config["PUBLIC_HOST"] or lan_address()
+    return f"http://{host}:{current_app.config['PUBLIC_PORT']}/j/{code}"
+
+
+def seats_context(table: Table) -> list[dict[str, Any]]:
+    hub = current_app.extensions["tables"].hub
+    connected = hub.connected_seats(table.code) if hub else set()
+    return [
+        {
+            "seat": seat,
+            "name": table.name(seat),
+            "taken": seat in table.seats,
+            "connected": seat in connected,
+            "colour": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
+        }
+        for seat in range(table.row.players)
+    ]
+
+
+def pick_context(table: Table, seat: int, moves: list[dict[str, Any]],
+                 chosen: dict[str, Any]) -> dict[str, Any]:
+    pick: Pick = narrow(moves, table.game.choice_keys, chosen)
+    confirm = None
+    if pick.move is not None:
+        confirm = {
+            "move_json": json.dumps(pick.move, separators=(",", ":")),
+            "client_move_id": uuid.uuid4().hex,
+        }
+    return {
+        "pick": pick,
+        "chosen_json": json.dumps(chosen, separators=(",", ":")),
+        "confirm": confirm,
+        "next_pick": lambda key, value: json.dumps(dict(chosen, **{key: value}),
+                                                   separators=(",", ":")),
+    }
+
+
+def viewer_context(table: Table, seat: int | None, is_host: bool = False,
+                   chosen: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything a page or a push shows this viewer, taken under the table's lock."""
+    with table.lock:
+        view = table.view_for(seat)
+        moves = table.moves_for(seat)
+        last = table.steps[-1].entry if table.steps else None
+        context = {
+            "code": table.code,
+            "game_id": table.row.game,
+            "game_name": game_name(table.row.game),
+            "status": table.status,
+            "seq": table.seq,
+            "players": table.row.players,
+            "options": table.row.options,
+            "seats": seats_context(table),
+            "me": seat,
+            "my_name": table.name(seat),
+            "is_host": is_host,
+            "view": view,
+            "moves": moves,
+            "outcome": table.outcome(),
+            "log": list(reversed(table.log_for(seat)))[:LOG_TAIL],
+            "can_undo": bool(seat is not None and last is not None and last.seat == seat
+                             and table.status != "lobby"
+                             and table.game.can_undo(table.steps[-1].before, seat, last.move,
+                                                     table.steps[-1].after)),
+            "can_host_undo": bool(is_host and table.steps),
+            "match_no": table.match.no if table.match else 0,
+        }
+        if seat is not None and moves:
+            context.update(pick_context(table, seat, moves, chosen or {}))
+    return context
+
+
+def screen_context(table: Table, is_host: bool) -> dict[str, Any]:
+    context = viewer_context(table, None, is_host)
+    url = join_url(table.code)
+    context.update(join_url=url, qr=qr_svg(url),
+                   night=current_app.extensions["tables"].finished_tonight(
+                       current_app.config["NIGHT_HOURS"]),
+                   game_names={entry.id: entry.name for entry in CATALOGUE})
+    return context
+
+
+def render_live(table: Table, conn: Connection, part: str) -> str:
+    """The out-of-band partials one connection receives after a change."""
+    with current_app.test_request_context(base_url="http://companion/"), \
+            force_locale(conn.lang):
+        if conn.seat is None:
+            context = screen_context(table, conn.is_host)
+            template = "screen/live.html" if part == "full" else "partials/seats.html"
+        else:
+            context = viewer_context(table, conn.seat)
+            template = "phone/live.html" if part == "full" else "partials/seats.html"
+        return render_template(template, oob=True, **context)
+
+
+def install_renderer(app: Flask) -> None:
+    app.extensions["tables"].hub.renderer = render_live
+    app.jinja_env.globals["helpers"] = helpers

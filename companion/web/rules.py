@@ -1,0 +1,33 @@
+"""A game's rules page: every clause in the reader's language, with the table's options."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, render_template, request
+
+from companion.games import get_game
+from companion.games.base import clauses
+from companion.i18n import current_lang
+from companion.web.render import game_name
+from companion.web.responses import refusal_response, tables
+
+bp = Blueprint("rules", __name__)
+
+
+@bp.get("/rules/<game_id>")
+def show(game_id: str) -> Response | str:
+    game = get_game(game_id)
+    if game is None:
+        return refusal_response("table.unknown-game", 404, game=game_id[:40])
+    table = tables().get(request.args.get("table", ""))
+    chosen = table.row.options if table is not None and table.row.game == game_id else None
+    lang = current_lang()
+    rules = [
+        {"id": clause["id"], "text": clause.get(lang) or clause["en"],
+         "source": clause.get("source", ""),
+         "decision": (clause.get("decision") or {}).get(lang)
+         or (clause.get("decision") or {}).get("en")}
+        for clause in clauses(game_id).values()
+    ]
+    return render_template("rules.html", game_id=game_id, game_name=game_name(game_id),
+                           rules=rules, options=game.options(), chosen=chosen,
+                           code=table.code if chosen is not None else None)

@@ -1,0 +1,61 @@
+"""The table screen on the laptop: the QR code, the seats, the board and the scoreboard.
+
+Whoever opens it sees no secret; the host (the browser that created the table) also
+gets the buttons: start, free a seat, undo, play again.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, redirect, render_template, request, url_for
+
+from companion.tables import Table, TableError
+from companion.web.cookies import host_token
+from companion.web.render import screen_context
+from companion.web.responses import refusal_response, table_or_404, tables
+
+bp = Blueprint("screen", __name__)
+
+
+def is_host(table: Table) -> bool:
+    return table.is_host(host_token(request, table.code))
+
+
+@bp.get("/t/<code>/screen")
+def show(code: str) -> str:
+    table = table_or_404(code)
+    return render_template("screen/page.html", oob=False, **screen_context(table, is_host(table)))
+
+
+def host_action(code: str, action: str) -> Response:
+    table = table_or_404(code)
+    if not is_host(table):
+        return refusal_response("table.host-only", 403)
+    try:
+        if action == "start":
+            tables().start(table, first_seat=int(request.form.get("first_seat", "0")))
+        elif action == "free":
+            tables().free_seat(table, int(request.form.get("seat", "")))
+        else:
+            tables().undo(table, None, by_host=True)
+    except ValueError:
+        return refusal_response("table.no-such-seat", 422, seat="?")
+    except TableError as error:
+        return refusal_response(error.rule, error.status, table.row.game, **error.params)
+    if request.headers.get("HX-Request"):
+        return Response(status=204)
+    return redirect(url_for("screen.show", code=table.code), code=303)
+
+
+@bp.post("/t/<code>/start")
+def start(code: str) -> Response:
+    return host_action(code, "start")
+
+
+@bp.post("/t/<code>/free")
+def free(code: str) -> Response:
+    return host_action(code, "free")
+
+
+@bp.post("/t/<code>/host-undo")
+def host_undo(code: str) -> Response:
+    return host_action(code, "undo")

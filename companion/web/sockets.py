@@ -1,0 +1,42 @@
+"""The websocket each phone and table screen holds: pushes only, identified on connect.
+
+A connection is registered under its seat (the seat cookie) or as the table screen, and
+is sent its full view at once, so a phone that slept or lost its wifi comes back whole.
+Phones act through ordinary requests; a message sent up the socket gets a clear notice.
+"""
+
+from __future__ import annotations
+
+from flask import render_template, request
+from flask_sock import ConnectionClosed, Sock
+
+from companion.i18n import current_lang
+from companion.live import Connection
+from companion.web.cookies import host_token, seat_token
+from companion.web.responses import refusal_body, tables
+
+def register(sock: Sock) -> None:
+    @sock.route("/t/<code>/ws")
+    def table_socket(ws, code: str) -> None:  # noqa: ANN001 (flask-sock's server type)
+        table = tables().get(code)
+        if table is None:
+            ws.close(reason=1008, message="unknown table")
+            return
+        seat = table.seat_of(seat_token(request, table.code))
+        conn = Connection(ws, table.code, seat, current_lang(),
+                          is_host=table.is_host(host_token(request, table.code)))
+        hub = tables().hub
+        hub.register(table, conn)
+        notice = render_template("partials/notice.html", oob=True,
+                                 notice=refusal_body("table.bad-request", "",
+                                                     detail="the socket only listens"))
+        try:
+            while conn.open:
+                message = ws.receive(timeout=30)
+                if message is not None:
+                    with conn.send_lock:
+                        conn.send(notice)
+        except ConnectionClosed:
+            pass
+        finally:
+            hub.unregister(table, conn)

@@ -1,0 +1,16 @@
+"""gunicorn settings shared by the Procfile and `python -m companion serve`.
+
+One process (tables live in its memory); gthread workers, where each websocket holds a
+thread: see docs/performance.md for how many phones that serves.
+"""
+
+import os
+
+bind = os.environ.get("COMPANION_BIND", "0.0.0.0:5000")
+workers = 1
+worker_class = "gthread"
+threads = int(os.environ.get("COMPANION_THREADS", "128"))
+timeout = 120
+graceful_timeout = 5
+keepalive = 5
+accesslog = None

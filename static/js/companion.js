@@ -1,0 +1,46 @@
+// The little a phone needs beyond htmx: keep the screen awake while a game is on, and
+// vibrate when it becomes this phone's turn. No inline script anywhere (strict CSP).
+(() => {
+  "use strict";
+
+  let wakeLock = null;
+  let wasMyTurn = null;
+
+  function status() {
+    return document.getElementById("status");
+  }
+
+  async function keepAwake() {
+    const s = status();
+    const playing = s && s.dataset.status === "playing";
+    if (!playing || document.hidden || !("wakeLock" in navigator)) return;
+    if (wakeLock && !wakeLock.released) return;
+    try {
+      wakeLock = await navigator.wakeLock.request("screen");
+    } catch (err) {
+      // Refused (battery saver, or a page served over plain http): the game goes on.
+      wakeLock = null;
+    }
+  }
+
+  function turnChanged() {
+    const s = status();
+    if (!s) return;
+    const mine = s.dataset.myTurn === "yes";
+    if (mine && wasMyTurn === false && "vibrate" in navigator) navigator.vibrate([120, 60, 120]);
+    wasMyTurn = mine;
+    document.body.classList.toggle("my-turn", mine);
+  }
+
+  function refresh() {
+    turnChanged();
+    keepAwake();
+  }
+
+  document.addEventListener("DOMContentLoaded", refresh);
+  document.addEventListener("htmx:after:swap", refresh);
+  document.addEventListener("htmx:ws:after:message:incoming", refresh);
+  document.addEventListener("visibilitychange", keepAwake);
+  document.addEventListener("htmx:ws:after:connection", () => document.body.classList.remove("offline"));
+  document.addEventListener("htmx:ws:close", () => document.body.classList.add("offline"));
+})();

@@ -1,0 +1,86 @@
+"""Shared fixtures: a fresh app (and database) per test, and JSON API helpers."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion import create_app
+
+
+@pytest.fixture
+def app(tmp_path) -> Flask:
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "companion.sqlite"),
+                       "PUBLIC_HOST": "192.168.1.20"})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+_ids = itertools.count()
+
+
+class ApiTable:
+    """A table driven through the JSON API, the way a script or a bot would."""
+
+    def __init__(self, client: FlaskClient, game: str = "seventh-heaven", players: int = 4,
+                 seed: int = 7, options: dict[str, Any] | None = None) -> None:
+        self.client = client
+        response = client.post("/api/tables", json={"game": game, "players": players,
+                                                    "seed": seed, "options": options or {}})
+        assert response.status_code == 201, response.get_json()
+        body = response.get_json()
+        self.code: str = body["code"]
+        self.host: str = body["host_token"]
+        self.tokens: dict[int, str] = {}
+        self.players = players
+
+    def join_all(self, names: tuple[str, ...] = ("Ana", "Ben", "Chloé", "Dev", "Eli", "Fay")):
+        for seat in range(self.players):
+            response = self.client.post(f"/api/tables/{self.code}/seats",
+                                        json={"name": names[seat], "seat": seat})
+            assert response.status_code == 201, response.get_json()
+            self.tokens[seat] = response.get_json()["token"]
+        return self
+
+    def start(self, first_seat: int = 0) -> int:
+        response = self.client.post(f"/api/tables/{self.code}/start", headers=bearer(self.host),
+                                    json={"first_seat": first_seat})
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()["seq"]
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        headers = bearer(self.tokens[seat]) if seat is not None else {}
+        return self.client.get(f"/api/tables/{self.code}/view", headers=headers).get_json()
+
+    def moves(self, seat: int) -> list[dict[str, Any]]:
+        response = self.client.get(f"/api/tables/{self.code}/moves",
+                                   headers=bearer(self.tokens[seat]))
+        return response.get_json()["moves"]
+
+    def seq(self) -> int:
+        return self.view()["seq"]
+
+    def post_move(self, seat: int, move: dict[str, Any], seq: int | None = None,
+                  client_move_id: str | None = None):
+        return self.client.post(
+            f"/api/tables/{self.code}/moves", headers=bearer(self.tokens[seat]),
+            json={"move": move, "seq": self.seq() if seq is None else seq,
+                  "client_move_id": client_move_id or f"m{next(_ids)}"})
+
+    def seat_to_move(self) -> tuple[int, list[dict[str, Any]]] | None:
+        for seat in range(self.players):
+            moves = self.moves(seat)
+            if moves:
+                return seat, moves
+        return None

@@ -1,0 +1,41 @@
+"""Playwright with Debian's Chromium (the bundled browser download does not work offline)
+against a real server running in a thread."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from companion import create_app
+
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 2}
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.fail("Debian's chromium is missing: scripts/test installs it with apt")
+    return {**browser_type_launch_args, "executable_path": chromium, "args": CHROMIUM_FLAGS}
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    holder: dict[str, object] = {}
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "e2e.sqlite"),
+                      "PUBLIC_HOST": "127.0.0.1"})
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    app.config["PUBLIC_PORT"] = httpd.server_port
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    holder.update(app=app, base=f"http://127.0.0.1:{httpd.server_port}")
+    yield holder
+    httpd.shutdown()

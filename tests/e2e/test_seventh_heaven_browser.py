@@ -1,0 +1,128 @@
+"""Four phones and the table screen play a seeded game of In 7th Heaven in Chromium."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.conftest import PHONE
+
+pytestmark = pytest.mark.e2e
+NAMES = ("Ana", "Ben", "Chloé", "Dev")
+
+
+def open_phone(browser: Browser, join_url: str, name: str, seat: int) -> Page:
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(join_url)
+    page.fill("input[name=name]", name)
+    page.check(f"input[name=seat][value='{seat}']")
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/play$"))
+    expect(page.locator("#status")).to_contain_text("Waiting for the host")
+    return page
+
+
+def own_cards(page: Page) -> set[str]:
+    return set(page.locator("#private [data-card]").evaluate_all(
+        "els => els.map(e => e.dataset.card)"))
+
+
+def all_card_mentions(page: Page) -> set[str]:
+    return set(re.findall(r'data-card="(\d+)"', page.content()))
+
+
+def no_horizontal_scroll(page: Page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def take_turn(page: Page) -> None:
+    """Tap through the picker on this phone: a playable card, then the first choice each
+    time, ticking as many cards as asked in a multiple choice, then Confirm."""
+    picker = page.locator("#picker")
+    playable = page.locator("#private .cardbtn.playable")
+    if playable.count():
+        playable.first.click()
+    for _ in range(8):
+        confirm = picker.locator("button[data-confirm-move]")
+        if confirm.count():
+            confirm.click()
+            return
+        boxes = picker.locator("input[type=checkbox]")
+        if boxes.count():
+            wanted = int(re.search(r"(\d+)", picker.locator("h2").inner_text()).group(1))
+            for index in range(wanted):
+                boxes.nth(index).check()
+            picker.locator("button[type=submit]").click()
+        else:
+            picker.locator("button.option").first.click()
+        page.wait_for_timeout(50)
+    raise AssertionError("the picker never reached Confirm")
+
+
+def seq_of(page: Page) -> int:
+    return int(page.locator("#status").get_attribute("data-seq"))
+
+
+def test_four_phones_and_the_screen_play_a_whole_game(browser: Browser, live_server):
+    app, base = live_server["app"], live_server["base"]
+    client = app.test_client()
+    created = client.post("/api/tables", json={"game": "seventh-heaven", "players": 4,
+                                               "seed": 2024, "options": {"heaven": 15}})
+    body = created.get_json()
+    code, host_token = body["code"], body["host_token"]
+
+    screen_context = browser.new_context(viewport={"width": 1280, "height": 800})
+    screen_context.add_cookies([{"name": f"host_{code}", "value": host_token,
+                                 "url": base}])
+    screen = screen_context.new_page()
+    screen.goto(f"{base}/t/{code}/screen")
+    expect(screen.locator(".code-big")).to_have_text(code)
+    join_url = screen.locator(".join-url").inner_text()
+    assert join_url == f"{base}/j/{code}"
+
+    phones = [open_phone(browser, join_url, name, seat) for seat, name in enumerate(NAMES)]
+    expect(screen.locator("#seats .dot.here")).to_have_count(4)
+    screen.select_option("select[name=first_seat]", "0")
+    screen.click("text=Start the game")
+    for phone in phones:
+        expect(phone.locator("#status")).not_to_contain_text("Waiting for the host")
+    expect(phones[0].locator("#status")).to_contain_text("Your turn")
+    assert all(no_horizontal_scroll(phone) for phone in phones)
+
+    # a dimmed card explains the rule that stops it
+    phones[1].locator("#private .cardbtn").first.click()
+    expect(phones[1].locator("#notice")).to_contain_text("not your turn")
+
+    hands = {seat: own_cards(phone) for seat, phone in enumerate(phones)}
+    reloaded = False
+    for _ in range(400):
+        if screen.locator("#outcome h2").count():
+            break
+        seq = seq_of(phones[0])
+        mover = next((p for p in phones if p.locator("#status[data-my-turn=yes]").count()),
+                     None)
+        assert mover is not None, "nobody's turn, and the game is not over"
+        take_turn(mover)
+        for phone in phones:
+            expect(phone.locator(f"#status[data-seq='{seq + 1}']")).to_have_count(1)
+        # hidden information: no phone ever holds another phone's cards
+        for seat, phone in enumerate(phones):
+            mine = own_cards(phone)
+            others = set().union(*(own_cards(p) for p in phones if p is not phone))
+            assert not (all_card_mentions(phone) - mine) & others
+        assert not re.search(r'data-card="\d+"', screen.content())
+        if not reloaded and seq >= 6:
+            before = own_cards(phones[2])
+            phones[2].reload()
+            expect(phones[2].locator("#status")).to_be_visible()
+            assert own_cards(phones[2]) == before
+            assert NAMES[2] in phones[2].locator(".whoami").inner_text()
+            reloaded = True
+    else:
+        raise AssertionError("the game did not end")
+    assert reloaded and hands
+    expect(screen.locator("#outcome")).to_contain_text("Game over")
+    for phone in phones:
+        expect(phone.locator("#status")).to_contain_text("Game over")

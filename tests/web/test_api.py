@@ -1,0 +1,146 @@
+"""The JSON API of DESIGN.md, played through a whole seeded game."""
+
+from __future__ import annotations
+
+import random
+
+from tests.conftest import ApiTable, bearer
+
+
+def play_to_end(table: ApiTable, rng: random.Random, limit: int = 2000) -> int:
+    for played in range(limit):
+        if table.view()["outcome"] is not None:
+            return played
+        turn = table.seat_to_move()
+        assert turn is not None, "the game is neither over nor waiting for anyone"
+        seat, moves = turn
+        response = table.post_move(seat, rng.choice(moves))
+        assert response.status_code == 200, response.get_json()
+    raise AssertionError("the game did not end")
+
+
+def test_a_seeded_game_plays_to_its_end(client):
+    table = ApiTable(client, players=4, seed=11).join_all()
+    assert table.start() == 0
+    played = play_to_end(table, random.Random(3))
+    final = table.view()
+    assert played > 10
+    assert final["outcome"]["winners"]
+    assert final["status"] == "over"
+    # the log holds every move, in order
+    entries = client.get(f"/api/tables/{table.code}/log").get_json()["entries"]
+    assert [e["seq"] for e in entries] == list(range(1, played + 1))
+
+
+def test_the_same_seed_deals_the_same_hands(client):
+    hands = []
+    for _ in range(2):
+        table = ApiTable(client, players=3, seed=99).join_all()
+        table.start()
+        hands.append([table.view(seat)["view"]["hand"] for seat in range(3)])
+    assert hands[0] == hands[1]
+
+
+def test_an_illegal_move_is_refused_with_its_rule(client):
+    table = ApiTable(client, players=4).join_all()
+    table.start(first_seat=0)
+    hand = table.view(0)["view"]["hand"]
+    backward = next((c for c in hand if c["kind"] == "number" and c["value"] < 0), None)
+    card = backward or hand[0]
+    move = {"type": "move", "card": card["id"], "piece": "red"}
+    if move in table.moves(0):
+        move = {"type": "move", "card": 999, "piece": "red"}
+    before = table.view()
+    response = table.post_move(0, move)
+    assert response.status_code == 422
+    error = response.get_json()["error"]
+    assert error["rule"].startswith("7h.")
+    assert error["message"]
+    assert table.view() == before
+
+
+def test_another_seats_token_is_forbidden(client):
+    table = ApiTable(client, players=4).join_all()
+    table.start(first_seat=0)
+    move = table.moves(0)[0]
+    response = client.post(f"/api/tables/{table.code}/moves", headers=bearer(table.tokens[1]),
+                           json={"move": move, "seq": 0, "client_move_id": "x1"})
+    assert response.status_code == 403
+    assert response.get_json()["error"]["rule"] == "table.not-your-turn"
+    response = client.post(f"/api/tables/{table.code}/moves", headers=bearer("forged"),
+                           json={"move": move, "seq": 0, "client_move_id": "x2"})
+    assert response.status_code == 403
+    assert response.get_json()["error"]["rule"] == "table.bad-token"
+    assert table.seq() == 0
+
+
+def test_a_stale_move_gets_the_fresh_view(client):
+    table = ApiTable(client, players=4).join_all()
+    table.start(first_seat=0)
+    assert table.post_move(0, table.moves(0)[0]).status_code == 200
+    seat, moves = table.seat_to_move()
+    response = table.post_move(seat, moves[0], seq=0)
+    assert response.status_code == 409
+    body = response.get_json()
+    assert body["seq"] == 1
+    assert body["error"]["rule"] == "table.stale"
+    assert body["view"]["hand"] == table.view(seat)["view"]["hand"]
+
+
+def test_a_repeated_client_move_id_applies_once(client):
+    table = ApiTable(client, players=4).join_all()
+    table.start(first_seat=0)
+    move = table.moves(0)[0]
+    first = table.post_move(0, move, seq=0, client_move_id="tap-1")
+    again = table.post_move(0, move, seq=0, client_move_id="tap-1")
+    assert first.status_code == again.status_code == 200
+    assert again.get_json()["repeated"] is True
+    assert table.seq() == 1
+    assert len(client.get(f"/api/tables/{table.code}/log").get_json()["entries"]) == 1
+
+
+def test_undo_by_the_mover_and_by_the_host(client):
+    table = ApiTable(client, players=4).join_all()
+    table.start(first_seat=0)
+    before = table.view(0)["view"]
+    move = next(m for m in table.moves(0) if m["type"] == "move")
+    assert table.post_move(0, move).status_code == 200
+    # another seat can't take it back
+    response = client.post(f"/api/tables/{table.code}/undo", headers=bearer(table.tokens[1]))
+    assert response.status_code == 403
+    response = client.post(f"/api/tables/{table.code}/undo", headers=bearer(table.tokens[0]))
+    assert response.status_code == 200
+    assert table.view(0)["view"] == before
+    # the host may undo any move
+    assert table.post_move(0, move, client_move_id="again").status_code == 200
+    response = client.post(f"/api/tables/{table.code}/undo", headers=bearer(table.host))
+    assert response.status_code == 200
+    entries = client.get(f"/api/tables/{table.code}/log").get_json()["entries"]
+    assert [e["kind"] for e in entries] == ["move", "undo", "move", "undo"]
+    assert entries[3]["by_host"] is True
+    assert entries[0]["undone"] and entries[2]["undone"]
+
+
+def test_the_host_alone_starts(client):
+    table = ApiTable(client, players=2).join_all()
+    response = client.post(f"/api/tables/{table.code}/start", headers=bearer(table.tokens[0]))
+    assert response.status_code == 403
+    assert response.get_json()["error"]["rule"] == "table.host-only"
+
+
+def test_a_seat_cannot_be_taken_twice(client):
+    table = ApiTable(client, players=2)
+    assert client.post(f"/api/tables/{table.code}/seats", json={"name": "A", "seat": 1}) \
+        .status_code == 201
+    response = client.post(f"/api/tables/{table.code}/seats", json={"name": "B", "seat": 1})
+    assert response.status_code == 409
+    assert response.get_json()["error"]["rule"] == "table.seat-taken"
+
+
+def test_the_table_view_holds_no_hand(client):
+    table = ApiTable(client, players=4).join_all()
+    table.start()
+    public = table.view()["view"]
+    assert "hand" not in public
+    mine = table.view(2)["view"]
+    assert len(mine["hand"]) == 12

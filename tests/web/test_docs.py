@@ -1,0 +1,33 @@
+"""The documentation matches the code: every API route, every game page, the README."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from companion.games import GAMES
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_api_route_is_documented(app):
+    documented = (ROOT / "docs" / "api.md").read_text()
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith("/api/"):
+            continue
+        path = re.sub(r"<(?:\w+:)?(\w+)>", r"<\1>", rule.rule)
+        for method in rule.methods - {"HEAD", "OPTIONS"}:
+            assert f"`{method} {path}" in documented, f"{method} {path} is not in docs/api.md"
+
+
+def test_every_built_game_has_its_page():
+    for game_id in GAMES:
+        page = ROOT / "docs" / "games" / f"{game_id}.md"
+        assert page.exists()
+
+
+def test_the_readme_gives_exactly_the_two_commands():
+    readme = (ROOT / "README.md").read_text()
+    commands = re.findall(r"```sh\n(.*?)\n```", readme, re.S)
+    assert commands[:2] == ["./scripts/serve", "./scripts/test"]
+    assert "./scripts/test" in (ROOT / ".ci" / "run").read_text()

@@ -1,0 +1,102 @@
+"""Live updates over real websockets: full view on connect, a push per move, presence."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+import websocket
+from werkzeug.serving import make_server
+
+from companion import create_app
+from tests.conftest import ApiTable
+
+
+@pytest.fixture
+def server(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "live.sqlite"),
+                      "PUBLIC_HOST": "127.0.0.1"})
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield app, f"127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+
+
+def connect(address: str, code: str, cookie: str = "", origin: str | None = None):
+    headers = [f"Origin: {origin or 'http://' + address}"]
+    return websocket.create_connection(f"ws://{address}/t/{code}/ws", timeout=5,
+                                       header=headers, cookie=cookie)
+
+
+def receive_until(ws, needle: str, limit: float = 5.0) -> str:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        message = ws.recv()
+        if needle in message:
+            return message
+    raise AssertionError(f"{needle!r} never came")
+
+
+def test_each_socket_gets_its_own_view_on_connect_and_after_a_move(server):
+    app, address = server
+    table = ApiTable(app.test_client(), players=3).join_all()
+    table.start(first_seat=0)
+    phones = [connect(address, table.code, f"seat_{table.code}={table.tokens[s]}")
+              for s in range(3)]
+    screen = connect(address, table.code)
+    hands = {}
+    for seat, ws in enumerate(phones):
+        first = receive_until(ws, 'id="private"')
+        hands[seat] = {c["id"] for c in table.view(seat)["view"]["hand"]}
+        for other in range(3):
+            if other != seat:
+                foreign = hands.get(other, set())
+                assert not any(f'data-card="{card}"' in first for card in foreign)
+    assert 'id="private"' not in receive_until(screen, 'id="board"')
+
+    move = table.moves(0)[0]
+    assert table.post_move(0, move).status_code == 200
+    for ws in phones:
+        pushed = receive_until(ws, 'data-seq="1"')
+        assert 'hx-swap-oob="true"' in pushed
+    receive_until(screen, 'id="board"')
+    for ws in (*phones, screen):
+        ws.close()
+
+
+def test_a_closed_phone_shows_as_away(server):
+    app, address = server
+    table = ApiTable(app.test_client(), players=2).join_all()
+    screen = connect(address, table.code)
+    receive_until(screen, 'id="seats"')
+    phone = connect(address, table.code, f"seat_{table.code}={table.tokens[1]}")
+    receive_until(screen, "dot here")
+    phone.close()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        message = screen.recv()
+        if 'id="seats"' in message and "dot here" not in message:
+            break
+    else:
+        raise AssertionError("the seat never showed as away")
+    screen.close()
+
+
+def test_a_socket_from_another_origin_is_refused(server):
+    app, address = server
+    table = ApiTable(app.test_client(), players=2)
+    with pytest.raises(websocket.WebSocketBadStatusException) as refused:
+        connect(address, table.code, origin="http://evil.example")
+    assert refused.value.status_code == 403
+
+
+def test_a_message_up_the_socket_gets_a_clear_notice(server):
+    app, address = server
+    table = ApiTable(app.test_client(), players=2).join_all()
+    ws = connect(address, table.code, f"seat_{table.code}={table.tokens[0]}")
+    receive_until(ws, 'id="private"')
+    ws.send('{"move": "hack"}')
+    assert "only listens" in receive_until(ws, 'id="notice"')
+    ws.close()

@@ -1,0 +1,173 @@
+"""The pages: home, join, phone, screen, rules; the headers and refusals around them."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from tests.conftest import ApiTable
+
+
+def create_by_form(client, players: int = 4) -> str:
+    response = client.post("/tables", data={"game": "seventh-heaven", "players": str(players),
+                                            "opt_heaven": "20"})
+    assert response.status_code == 303
+    code = re.search(r"/t/([A-Z]{4})/screen", response.headers["Location"]).group(1)
+    return code
+
+
+def test_home_lists_the_four_games_and_only_built_ones_start(client):
+    page = client.get("/").get_data(as_text=True)
+    for name in ("In 7th Heaven", "Heuchel &amp; Meuchel", "SkyRunner", "The Climbers"):
+        assert name in page
+    assert page.count('name="game" value=') == 1
+    response = client.post("/tables", data={"game": "skyrunner", "players": "3"})
+    assert response.status_code == 422
+    assert "not available yet" in response.get_data(as_text=True)
+
+
+def test_creating_a_table_makes_this_browser_the_host_screen(client):
+    code = create_by_form(client)
+    page = client.get(f"/t/{code}/screen").get_data(as_text=True)
+    assert "<svg" in page  # the QR code
+    assert f"http://192.168.1.20:5000/j/{code}" in page
+    assert "Start the game" in page
+
+
+def test_someone_else_sees_the_screen_without_host_buttons(app, client):
+    code = create_by_form(client)
+    other = app.test_client()
+    page = other.get(f"/t/{code}/screen").get_data(as_text=True)
+    assert "Start the game" not in page
+    assert other.post(f"/t/{code}/start").status_code == 403
+
+
+def join_by_form(app, code: str, name: str, seat: int):
+    phone = app.test_client()
+    response = phone.post(f"/j/{code}", data={"name": name, "seat": str(seat)})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return phone
+
+
+def test_a_phone_comes_back_to_its_seat(app, client):
+    code = create_by_form(client, players=2)
+    phone = join_by_form(app, code, "Ana", 1)
+    response = phone.get(f"/j/{code}")
+    assert response.status_code == 303 and response.headers["Location"].endswith("/play")
+    page = phone.get(f"/t/{code}/play").get_data(as_text=True)
+    assert "Ana" in page and "Waiting for the host" in page
+    cookie = phone.get_cookie(f"seat_{code}")
+    assert cookie.http_only and cookie.same_site == "Lax"
+
+
+def test_a_taken_seat_cannot_be_taken_and_the_host_can_free_it(app, client):
+    code = create_by_form(client, players=2)
+    join_by_form(app, code, "Ana", 0)
+    intruder = app.test_client()
+    response = intruder.post(f"/j/{code}", data={"name": "Zed", "seat": "0"})
+    assert response.status_code == 409
+    assert "taken by another phone" in response.get_data(as_text=True)
+    assert client.post(f"/t/{code}/free", data={"seat": "0"}).status_code == 303
+    assert intruder.post(f"/j/{code}", data={"name": "Zed", "seat": "0"}).status_code == 303
+
+
+def start_four(app, client):
+    code = create_by_form(client)
+    phones = [join_by_form(app, code, name, seat)
+              for seat, name in enumerate(("Ana", "Ben", "Chloé", "Dev"))]
+    assert client.post(f"/t/{code}/start", data={"first_seat": "0"}).status_code == 303
+    return code, phones
+
+
+def test_the_phone_offers_only_legal_moves_and_plays_one(app, client):
+    code, phones = start_four(app, client)
+    page = phones[0].get(f"/t/{code}/play").get_data(as_text=True)
+    assert "Your turn" in page
+    playable = re.findall(r'data-card="(\d+)"', page.split('class="hand"')[1])
+    assert len(playable) == 12
+    table = app.extensions["tables"].get(code)
+    legal = table.moves_for(0)
+    card = legal[0]["card"]
+    # tap the card, then every next question, until the confirm form appears
+    chosen = {"card": card}
+    for _ in range(6):
+        picker = phones[0].get(f"/t/{code}/pick", query_string={"pick": json.dumps(chosen)})
+        text = picker.get_data(as_text=True)
+        if "Confirm" in text:
+            break
+        key, value = next(iter((k, v) for k, v in legal[0].items() if k not in chosen))
+        chosen[key] = value
+    form = dict(re.findall(r'name="(move|seq|client_move_id)" value="([^"]*)"', text))
+    form["move"] = form["move"].replace("&#34;", '"').replace("&quot;", '"')
+    response = phones[0].post(f"/t/{code}/move", data=form, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert table.seq == 1
+    # the same form sent again (a double tap) changes nothing
+    phones[0].post(f"/t/{code}/move", data=form, headers={"HX-Request": "true"})
+    assert table.seq == 1
+
+
+def test_a_dimmed_card_explains_its_rule(app, client):
+    code, phones = start_four(app, client)
+    table = app.extensions["tables"].get(code)
+    # seat 1 is not to play: any card explains that it is not their turn
+    card = table.view_for(1)["hand"][0]["id"]
+    response = phones[1].get(f"/t/{code}/explain",
+                             query_string={"move": json.dumps({"type": "play", "card": card})},
+                             headers={"HX-Request": "true"})
+    assert "It is not your turn" in response.get_data(as_text=True)
+    assert table.seq == 0
+
+
+def test_the_phone_never_shows_another_hand(app, client):
+    code, phones = start_four(app, client)
+    table = app.extensions["tables"].get(code)
+    for seat, phone in enumerate(phones):
+        page = phone.get(f"/t/{code}/play").get_data(as_text=True)
+        mine = {c["id"] for c in table.view_for(seat)["hand"]}
+        shown = {int(x) for x in re.findall(r'data-card="(\d+)"', page)}
+        assert shown == mine
+
+
+def test_rules_page_in_both_languages(client):
+    english = client.get("/rules/seventh-heaven").get_data(as_text=True)
+    french = client.get("/rules/seventh-heaven", headers={"Accept-Language": "fr"}) \
+        .get_data(as_text=True)
+    assert "7h." in english and english != french
+    assert client.get("/rules/nope").status_code == 404
+
+
+def test_language_switch_sets_a_cookie(client):
+    response = client.get("/lang/fr?next=/")
+    assert response.status_code == 303
+    assert "Démarrer une table" in client.get("/").get_data(as_text=True)
+    assert client.get("/lang/fr?next=//evil.example").headers["Location"] == "/"
+
+
+def test_headers_forbid_inline_script(client):
+    response = client.get("/")
+    csp = response.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    assert "<script>" not in response.get_data(as_text=True)
+
+
+def test_a_post_from_another_origin_is_refused(client):
+    response = client.post("/tables", data={"game": "seventh-heaven", "players": "4"},
+                           headers={"Origin": "http://evil.example"})
+    assert response.status_code == 403
+    assert client.get("/api/tables/ACDE/view").status_code == 404
+
+
+def test_bad_urls_and_bodies_get_clear_4xx(client):
+    table = ApiTable(client, players=2).join_all()
+    for path in ("/t/ZZZZ/play", "/j/0000", "/t/ACDE/screen", "/nothing"):
+        response = client.get(path)
+        assert response.status_code == 404
+    response = client.post(f"/api/tables/{table.code}/moves", data="not json",
+                           headers={"Authorization": f"Bearer {table.tokens[0]}"})
+    assert response.status_code == 400
+    response = client.post("/api/tables", json={"game": "seventh-heaven", "players": 9})
+    assert response.status_code == 422
+    assert response.get_json()["error"]["rule"] == "table.player-count"
+    response = client.post("/api/tables", data="x" * 100_000)
+    assert response.status_code == 413

@@ -14,3 +14,5 @@ timeout = 120
 graceful_timeout = 5
 keepalive = 5
 accesslog = None
+# No shared control socket under ~/.gunicorn: several companions (or tests) may run at once.
+control_socket_disable = True

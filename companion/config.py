@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import ClassVar
 
 
 class Config:
@@ -19,7 +20,9 @@ class Config:
     BABEL_TRANSLATION_DIRECTORIES = str(Path(__file__).resolve().parent.parent / "translations")
     LANGUAGES = ("en", "fr")
     #: Seconds between websocket pings, so a phone that vanished is shown as away.
-    SOCK_SERVER_OPTIONS = {"ping_interval": int(os.environ.get("COMPANION_PING", "15")),
-                           "max_message_size": 4096}
+    SOCK_SERVER_OPTIONS: ClassVar[dict[str, int]] = {
+        "ping_interval": int(os.environ.get("COMPANION_PING", "15")),
+        "max_message_size": 4096,
+    }
     #: How long a finished game stays on the night scoreboard.
     NIGHT_HOURS = 12

@@ -7,6 +7,7 @@ rendering of the table (its seat's view, or the table screen's), produced by the
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -80,10 +81,8 @@ class Hub:
         for conn in self.connections(code):
             if conn.seat == seat:
                 conn.open = False
-                try:
+                with contextlib.suppress(Exception):  # already gone
                     conn.ws.close(reason=1008, message="seat freed")
-                except Exception:  # already gone
-                    pass
 
     def table_changed(self, table: Table) -> None:
         for conn in self.connections(table.code):

@@ -34,7 +34,10 @@ def origin_allowed() -> bool:
 
 def init_app(app: Flask) -> None:
     @app.before_request
-    def check_origin() -> Response | None:
+    def check_request() -> Response | None:
+        limit = current_app.config["MAX_CONTENT_LENGTH"]
+        if request.content_length is not None and request.content_length > limit:
+            return refusal("table.too-large", 413)
         unsafe = request.method not in {"GET", "HEAD", "OPTIONS"}
         upgrading = request.headers.get("Upgrade", "").lower() == "websocket"
         if (unsafe or upgrading) and not origin_allowed():

@@ -14,7 +14,9 @@ from typing import Any
 from flask import Flask, current_app, render_template
 from flask_babel import force_locale
 
+from companion.clauses import clause_text
 from companion.games import CATALOGUE
+from companion.i18n import current_lang
 from companion.live import Connection
 from companion.network import lan_address, qr_svg
 from companion.picker import Pick, narrow
@@ -128,3 +130,5 @@ def render_live(table: Table, conn: Connection, part: str) -> str:
 def install_renderer(app: Flask) -> None:
     app.extensions["tables"].hub.renderer = render_live
     app.jinja_env.globals["helpers"] = helpers
+    app.jinja_env.globals["rule_text"] = lambda game_id, rule: clause_text(
+        game_id, rule, current_lang())

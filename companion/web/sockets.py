@@ -15,9 +15,10 @@ from companion.live import Connection
 from companion.web.cookies import host_token, seat_token
 from companion.web.responses import refusal_body, tables
 
+
 def register(sock: Sock) -> None:
     @sock.route("/t/<code>/ws")
-    def table_socket(ws, code: str) -> None:  # noqa: ANN001 (flask-sock's server type)
+    def table_socket(ws, code: str) -> None:
         table = tables().get(code)
         if table is None:
             ws.close(reason=1008, message="unknown table")

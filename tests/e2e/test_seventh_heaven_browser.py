@@ -44,11 +44,13 @@ def take_turn(page: Page) -> None:
     playable = page.locator("#private .cardbtn.playable")
     if playable.count():
         playable.first.click()
+        expect(picker).to_have_attribute("data-step", "1")
     for _ in range(8):
         confirm = picker.locator("button[data-confirm-move]")
         if confirm.count():
             confirm.click()
             return
+        step = int(picker.get_attribute("data-step"))
         boxes = picker.locator("input[type=checkbox]")
         if boxes.count():
             wanted = int(re.search(r"(\d+)", picker.locator("h2").inner_text()).group(1))
@@ -57,7 +59,7 @@ def take_turn(page: Page) -> None:
             picker.locator("button[type=submit]").click()
         else:
             picker.locator("button.option").first.click()
-        page.wait_for_timeout(50)
+        expect(picker).to_have_attribute("data-step", str(step + 1))
     raise AssertionError("the picker never reached Confirm")
 
 
@@ -108,7 +110,7 @@ def test_four_phones_and_the_screen_play_a_whole_game(browser: Browser, live_ser
         for phone in phones:
             expect(phone.locator(f"#status[data-seq='{seq + 1}']")).to_have_count(1)
         # hidden information: no phone ever holds another phone's cards
-        for seat, phone in enumerate(phones):
+        for phone in phones:
             mine = own_cards(phone)
             others = set().union(*(own_cards(p) for p in phones if p is not phone))
             assert not (all_card_mentions(phone) - mine) & others

@@ -45,8 +45,9 @@ class ServerProcess:
                    COMPANION_PORT=str(self.port))
         command = procfile_command()
         command[0] = str(Path(sys.executable).with_name(command[0]))
-        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL)
+        self.log = (self.database.parent / f"server-{self.port}.log").open("ab")
+        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log,
+                                        stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
@@ -58,13 +59,14 @@ class ServerProcess:
         raise RuntimeError("the server did not start")
 
     def kill(self) -> None:
+        """SIGKILL the whole server, gunicorn's master and its worker, at once."""
         if self.process and self.process.poll() is None:
-            os.kill(self.process.pid, signal.SIGKILL)
+            os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=10)
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
-            self.process.terminate()
+            os.killpg(self.process.pid, signal.SIGTERM)
             try:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:

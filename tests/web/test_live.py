@@ -25,9 +25,8 @@ def server(tmp_path):
 
 
 def connect(address: str, code: str, cookie: str = "", origin: str | None = None):
-    headers = [f"Origin: {origin or 'http://' + address}"]
     return websocket.create_connection(f"ws://{address}/t/{code}/ws", timeout=5,
-                                       header=headers, cookie=cookie)
+                                       origin=origin or f"http://{address}", cookie=cookie)
 
 
 def receive_until(ws, needle: str, limit: float = 5.0) -> str:

@@ -15,8 +15,6 @@ from companion.games.seventh_heaven.data import (
 from companion.i18n import current_lang
 
 
-
-
 class SeventhHeavenHelpers:
     def card(self, card_id: Any) -> dict[str, Any]:
         if isinstance(card_id, int) and not isinstance(card_id, bool) and \

@@ -1,0 +1,305 @@
+"""In 7th Heaven (Im 7. Himmel, Wolfgang Kramer 1989): the Game protocol implementation.
+
+State layout (all plain JSON; see docs/games/seventh-heaven.md):
+``players``, ``heaven``, ``options``, ``rng``, ``pieces`` {colour: space}, ``partners``
+{seat: [colours]}, ``spare`` [colours], ``hands`` {seat: [card ids]}, ``deck`` (top first),
+``discard``, ``turn``, ``phase``, ``pending``, ``first_card``, ``refilling``,
+``refill_final``, ``arrived``, ``arrival_rank``, ``places``, ``end_reason``, ``last``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from companion.games.base import (
+    Option,
+    Outcome,
+    new_rng_state,
+    revealed_nothing,
+    shuffled,
+)
+from companion.games.seventh_heaven import board, resolve, rules
+from companion.games.seventh_heaven.data import (
+    CARD_COUNT,
+    CARDS,
+    COLOUR_INDEX,
+    COLOURS,
+    GAME_ID,
+    HAND_SIZE,
+    HEAVEN_DEFAULT,
+    HEAVEN_MAX,
+    HEAVEN_MIN,
+    START,
+    card_sort_key,
+)
+
+State = dict[str, Any]
+Move = dict[str, Any]
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        key="heaven",
+        kind="int",
+        default=HEAVEN_DEFAULT,
+        low=HEAVEN_MIN,
+        high=HEAVEN_MAX,
+        label={"en": "7th Heaven is on space", "fr": "Le 7e ciel est sur la case"},
+        help={
+            "en": "The length of the track on your board (the box does not tell; 20 by default).",
+            "fr": "La longueur du parcours de votre plateau (inconnue, 20 par défaut).",
+        },
+    ),
+    Option(
+        key="refill",
+        kind="bool",
+        default=False,
+        label={
+            "en": "Refill hands to 12 with 4 to 6 players",
+            "fr": "Compléter les mains à 12 à 4, 5 ou 6 joueurs",
+        },
+        help={
+            "en": "As in the 2-3 player game: refill after each card until the first arrival.",
+            "fr": "Comme à 2-3 joueurs : compléter après chaque carte jusqu'à la 1re arrivée.",
+        },
+    ),
+    Option(
+        key="play_for_places",
+        kind="bool",
+        default=False,
+        label={"en": "Play on for the next places", "fr": "Jouer les places suivantes"},
+        help={
+            "en": "The game goes on after the first winner; placed players stop playing.",
+            "fr": "La partie continue après le 1er gagnant ; les joueurs classés ne jouent plus.",
+        },
+    ),
+)
+
+
+def _clone(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _clone(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_clone(item) for item in value]
+    return value
+
+
+#: State fields that are flat lists of scalars, or dicts of such lists: copied flat, for speed.
+_FLAT_LISTS = frozenset({"spare", "deck", "discard", "arrived"})
+_DICTS_OF_LISTS = frozenset({"hands", "partners"})
+
+
+def _copy(state: State) -> State:
+    """A deep copy of a JSON state (apply runs often; a JSON round trip costs 10x more)."""
+    new: State = {}
+    for key, value in state.items():
+        if key in _FLAT_LISTS and isinstance(value, list):
+            new[key] = list(value)
+        elif key in _DICTS_OF_LISTS and isinstance(value, dict):
+            new[key] = {seat: list(items) for seat, items in value.items()}
+        elif key == "rng" and isinstance(value, list) and len(value) == 3:
+            new[key] = [value[0], list(value[1]), value[2]]
+        else:
+            new[key] = _clone(value)
+    return new
+
+
+class SeventhHeaven:
+    id = GAME_ID
+    min_players = 2
+    max_players = 6
+    choice_keys: tuple[str, ...] = (
+        "card",
+        "type",
+        "piece",
+        "steps",
+        "count",
+        "take",
+        "give",
+        "cards",
+    )
+
+    def options(self) -> list[Option]:
+        return list(OPTIONS)
+
+    # --- set-up ---------------------------------------------------------------------------
+
+    def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise ValueError("players")
+        values = {opt.key: opt.parse(options.get(opt.key, opt.default)) for opt in OPTIONS}
+        first_seat = options.get("first_seat")
+        first_seat = 0 if first_seat is None else first_seat
+        if isinstance(first_seat, bool) or not isinstance(first_seat, int):
+            raise ValueError("first_seat")
+        if not 0 <= first_seat < players:
+            raise ValueError("first_seat")
+        state: State = {"rng": new_rng_state(seed)}
+        partners = shuffled(state, list(COLOURS))
+        per_seat = 2 if players <= 3 else 1
+        by_colour = COLOUR_INDEX.__getitem__
+        state["partners"] = {
+            str(seat): sorted(partners[seat * per_seat : (seat + 1) * per_seat], key=by_colour)
+            for seat in range(players)
+        }
+        state["spare"] = sorted(partners[players * per_seat :], key=by_colour)
+        deck = shuffled(state, list(range(CARD_COUNT)))
+        state["hands"] = {
+            str(seat): sorted(deck[seat * HAND_SIZE : (seat + 1) * HAND_SIZE])
+            for seat in range(players)
+        }
+        state.update(
+            {
+                "game": GAME_ID,
+                "players": players,
+                "heaven": values["heaven"],
+                "options": {
+                    "refill": values["refill"],
+                    "play_for_places": values["play_for_places"],
+                },
+                "pieces": {colour: START for colour in COLOURS},
+                "deck": deck[players * HAND_SIZE :],
+                "discard": [],
+                "phase": "play",
+                "pending": None,
+                "first_card": True,
+                "refilling": players <= 3 or values["refill"],
+                "refill_final": False,
+                "arrived": [],
+                "arrival_rank": {},
+                "places": [],
+                "end_reason": None,
+                "last": None,
+            }
+        )
+        state["turn"] = self._first_player(state, first_seat)
+        return state
+
+    @staticmethod
+    def _first_player(state: State, first_seat: int) -> int:
+        """The chosen seat, or the next one clockwise holding a forward number card."""
+        for seat in board.clockwise_from(state, first_seat):
+            if any(
+                CARDS[card]["kind"] == "number" and CARDS[card]["value"] > 0
+                for card in board.hand(state, seat)
+            ):
+                return seat
+        state["first_card"] = False
+        return first_seat
+
+    # --- moves ----------------------------------------------------------------------------
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        return rules.legal(state, seat)
+
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        rules.check(state, seat, move)
+        new = _copy(state)
+        if new["phase"] == "event-swap":
+            resolve.event_swap(new, seat, move)
+        elif new["phase"] == "discard":
+            resolve.discard(new, seat, move)
+        else:
+            resolve.play_card(new, seat, move)
+        return new
+
+    def can_undo(self, before: State, seat: int, move: Move, after: State) -> bool:
+        """Not once a card was drawn: draws come off the pre-shuffled deck, not the rng."""
+        return revealed_nothing(before, after) and len(before["deck"]) == len(after["deck"])
+
+    def redact_move(self, state: State, seat: int, move: Move, viewer: int | None) -> Move:
+        """Moves are public (discards are played face up); they never name a drawn card."""
+        return json.loads(json.dumps(move))
+
+    # --- what players see -----------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        over = state["phase"] == "over"
+        view: dict[str, Any] = {
+            "game": GAME_ID,
+            "players": state["players"],
+            "heaven": state["heaven"],
+            "options": dict(state["options"]),
+            "pieces": dict(state["pieces"]),
+            "partners": {key: list(value) for key, value in state["partners"].items()},
+            "spare_partners": list(state["spare"]),
+            "hand_counts": {key: len(value) for key, value in state["hands"].items()},
+            "deck_count": len(state["deck"]),
+            "discard_count": len(state["discard"]),
+            "turn": None if over else state["turn"],
+            "phase": state["phase"],
+            "pending": _public_pending(state),
+            "deciders": board.deciders(state),
+            "arrived": list(state["arrived"]),
+            "places": [list(group) for group in state["places"]],
+            "refilling": state["refilling"],
+            "first_card": state["first_card"],
+            "last": _clone(state["last"]),
+            "outcome": None,
+        }
+        result = self.outcome(state)
+        if result is not None:
+            view["outcome"] = result.as_json()
+        if seat is not None and str(seat) in state["hands"]:
+            view["seat"] = seat
+            cards = sorted(state["hands"][str(seat)], key=card_sort_key)
+            view["hand"] = [dict(CARDS[card]) for card in cards]
+        return view
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["phase"] != "over":
+            return None
+        return _outcome(state)
+
+
+def _public_pending(state: State) -> dict[str, Any] | None:
+    pending = state["pending"]
+    if pending is None:
+        return None
+    if state["phase"] == "event-swap":
+        return {
+            "kind": "event-swap",
+            "seat": pending["seat"],
+            "space": pending["space"],
+            "must": pending["must"],
+            "rule": pending["rule"],
+        }
+    return {
+        "kind": "discard",
+        "player": pending["player"],
+        "seats": list(pending["seats"]),
+        "counts": dict(pending["counts"]),
+        "rule": "7h.three-cards.discard",
+    }
+
+
+def _outcome(state: State) -> Outcome:
+    """Placed seats first, in order; the rest by the cards-out rule (ties share a place)."""
+    small = state["players"] <= 3
+    heaven = state["heaven"]
+    pieces = state["pieces"]
+
+    def positions(seat: int) -> list[int]:
+        return sorted((pieces[c] for c in board.own(state, seat)), reverse=True)
+
+    def key(seat: int) -> tuple[int, ...]:
+        if not small:
+            return tuple(positions(seat))
+        colours = board.own(state, seat)
+        ranks = [state["arrival_rank"][c] for c in colours if c in state["arrival_rank"]]
+        first = -min(ranks) if ranks else -len(COLOURS) - 1
+        inside = sum(1 for c in colours if pieces[c] >= heaven)
+        return (inside, first, *positions(seat))
+
+    ranking = [list(group) for group in state["places"]]
+    done = board.placed(state)
+    rest = sorted((seat for seat in range(state["players"]) if seat not in done), key=key)
+    rest.reverse()
+    for seat in rest:
+        if ranking and len(ranking) > len(state["places"]) and key(ranking[-1][0]) == key(seat):
+            ranking[-1].append(seat)
+        else:
+            ranking.append([seat])
+    ranking = [sorted(group) for group in ranking]
+    scores = {seat: sum(positions(seat)) for seat in range(state["players"])}
+    return Outcome(ranking=ranking, scores=scores, reason=state["end_reason"] or "cards-out")

@@ -12,8 +12,11 @@ from companion.games.base import clauses as game_clauses
 
 
 class _Blank(dict):
+    """Leaves an ellipsis where a parameter is not known (the rules page shows clauses
+    without any)."""
+
     def __missing__(self, key: str) -> str:
-        return "?"
+        return "…"
 
 
 def clause(game_id: str, rule: str) -> dict[str, Any] | None:

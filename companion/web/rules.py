@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, render_template, request
 
+from companion.clauses import clause_text
 from companion.games import get_game
 from companion.games.base import clauses
 from companion.i18n import current_lang
@@ -22,7 +23,7 @@ def show(game_id: str) -> Response | str:
     chosen = table.row.options if table is not None and table.row.game == game_id else None
     lang = current_lang()
     rules = [
-        {"id": clause["id"], "text": clause.get(lang) or clause["en"],
+        {"id": clause["id"], "text": clause_text(game_id, clause["id"], lang),
          "source": clause.get("source", ""),
          "decision": (clause.get("decision") or {}).get(lang)
          or (clause.get("decision") or {}).get("en")}

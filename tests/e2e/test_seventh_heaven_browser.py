@@ -11,10 +11,20 @@ from tests.e2e.conftest import PHONE
 
 pytestmark = pytest.mark.e2e
 NAMES = ("Ana", "Ben", "Chloé", "Dev")
+#: Counts the phone's calls to the vibration and wake lock APIs (headless Chromium has
+#: neither a motor nor a screen to keep on).
+RECORD_DEVICE_CALLS = """
+window.__vibrations = 0; window.__wakeLocks = 0;
+navigator.vibrate = () => { window.__vibrations += 1; return true; };
+Object.defineProperty(navigator, "wakeLock", {configurable: true, value: {
+  request: async () => { window.__wakeLocks += 1; return {released: false}; }}});
+"""
 
 
 def open_phone(browser: Browser, join_url: str, name: str, seat: int) -> Page:
-    page = browser.new_context(**PHONE).new_page()
+    context = browser.new_context(**PHONE)
+    context.add_init_script(RECORD_DEVICE_CALLS)
+    page = context.new_page()
     page.goto(join_url)
     page.fill("input[name=name]", name)
     page.check(f"input[name=seat][value='{seat}']")
@@ -98,7 +108,7 @@ def test_four_phones_and_the_screen_play_a_whole_game(browser: Browser, live_ser
     expect(phones[1].locator("#notice")).to_contain_text("not your turn")
 
     hands = {seat: own_cards(phone) for seat, phone in enumerate(phones)}
-    reloaded = False
+    reloaded = refused_by_rule = False
     for _ in range(400):
         if screen.locator("#outcome h2").count():
             break
@@ -106,6 +116,11 @@ def test_four_phones_and_the_screen_play_a_whole_game(browser: Browser, live_ser
         mover = next((p for p in phones if p.locator("#status[data-my-turn=yes]").count()),
                      None)
         assert mover is not None, "nobody's turn, and the game is not over"
+        dimmed = mover.locator("#private .cardbtn.dimmed")
+        if not refused_by_rule and dimmed.count():
+            dimmed.first.click()  # the phone says which rule of the game forbids it
+            expect(mover.locator("#notice .rule-id")).to_contain_text("7h.")
+            refused_by_rule = True
         take_turn(mover)
         for phone in phones:
             expect(phone.locator(f"#status[data-seq='{seq + 1}']")).to_have_count(1)
@@ -124,7 +139,10 @@ def test_four_phones_and_the_screen_play_a_whole_game(browser: Browser, live_ser
             reloaded = True
     else:
         raise AssertionError("the game did not end")
-    assert reloaded and hands
+    assert reloaded and refused_by_rule and hands
     expect(screen.locator("#outcome")).to_contain_text("Game over")
     for phone in phones:
         expect(phone.locator("#status")).to_contain_text("Game over")
+        # each phone vibrated when its turn came, and kept the screen awake while playing
+        assert phone.evaluate("window.__vibrations") >= 1
+        assert phone.evaluate("window.__wakeLocks") >= 1

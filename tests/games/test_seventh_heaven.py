@@ -172,6 +172,13 @@ def test_redact_move_is_a_copy():
     assert copy == move and copy is not move
 
 
+def test_a_discard_is_seen_only_by_its_owner():
+    move = {"type": "discard", "cards": [3, 4, 5]}
+    assert G.redact_move(build(), 1, move, 1) == move
+    assert G.redact_move(build(), 1, move, 2) == {"type": "discard", "count": 3}
+    assert G.redact_move(build(), 1, move, None) == {"type": "discard", "count": 3}
+
+
 def test_view_hides_hands_deck_and_rng():
     state = G.setup(4, {}, 5)
     table = G.view(state, None)

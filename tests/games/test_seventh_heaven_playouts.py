@@ -78,7 +78,12 @@ def play_out(data: st.DataObject, players: int) -> None:
         assert json.loads(json.dumps(after)) == after
         check_cards(after)
         check_views(after)
-        assert G.redact_move(after, seat, move, None) == move
+        assert G.redact_move(state, seat, move, seat) == move
+        if move["type"] == "discard":
+            hidden = G.redact_move(state, seat, move, None)
+            assert hidden == {"type": "discard", "count": len(move["cards"])}
+        else:
+            assert G.redact_move(state, seat, move, None) == move
         G.can_undo(state, seat, move, after)
         state = after
     result = G.outcome(state)

@@ -144,3 +144,17 @@ def test_the_table_view_holds_no_hand(client):
     assert "hand" not in public
     mine = table.view(2)["view"]
     assert len(mine["hand"]) == 12
+
+
+def test_play_again_keeps_the_seats_and_the_night_remembers(client):
+    table = ApiTable(client, players=2, seed=5).join_all()
+    table.start()
+    play_to_end(table, random.Random(1))
+    first = table.view()["outcome"]
+    assert table.start(first_seat=1) == 0
+    again = table.view(1)
+    assert again["status"] == "playing" and again["outcome"] is None
+    assert len(again["view"]["hand"]) == 12
+    night = client.get("/").get_data(as_text=True)
+    assert table.code in night
+    assert first["names"][str(first["winners"][0])] in night

@@ -208,7 +208,10 @@ class SeventhHeaven:
         return revealed_nothing(before, after) and len(before["deck"]) == len(after["deck"])
 
     def redact_move(self, state: State, seat: int, move: Move, viewer: int | None) -> Move:
-        """Moves are public (discards are played face up); they never name a drawn card."""
+        """Cards played are public and no move names a drawn card; the cards a seat chose
+        to discard for a Three cards stay its own, since the others choose at the same time."""
+        if move.get("type") == "discard" and viewer != seat:
+            return {"type": "discard", "count": len(move.get("cards", []))}
         return json.loads(json.dumps(move))
 
     # --- what players see -----------------------------------------------------------------

@@ -52,7 +52,7 @@ CREATE TABLE IF NOT EXISTS log (
     client_move_id TEXT,
     at REAL NOT NULL,
     PRIMARY KEY (code, no, seq),
-    UNIQUE (code, no, client_move_id)
+    UNIQUE (code, no, seat, client_move_id)
 );
 """
 

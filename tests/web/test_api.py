@@ -158,3 +158,14 @@ def test_play_again_keeps_the_seats_and_the_night_remembers(client):
     night = client.get("/").get_data(as_text=True)
     assert table.code in night
     assert first["names"][str(first["winners"][0])] in night
+
+
+def test_two_seats_may_use_the_same_client_move_id(client):
+    table = ApiTable(client, players=2).join_all()
+    table.start(first_seat=0)
+    assert table.post_move(0, table.moves(0)[0], client_move_id="same").status_code == 200
+    seat, moves = table.seat_to_move()
+    assert seat == 1
+    response = table.post_move(1, moves[0], client_move_id="same")
+    assert response.status_code == 200
+    assert response.get_json()["repeated"] is False

@@ -32,6 +32,15 @@ def refused(error: TableError, table: Table | None = None) -> Response:
                             **error.params)
 
 
+def viewer_or_refuse(table: Table) -> int | None:
+    """The seat reading a view or the log: a seat token, the host's or no token (None)."""
+    token = bearer()
+    seat = table.seat_of(token)
+    if token is not None and seat is None and not table.is_host(token):
+        raise TableError("table.bad-token", 403)
+    return seat
+
+
 def seat_or_refuse(table: Table) -> int:
     seat = table.seat_of(bearer())
     if seat is None:
@@ -105,10 +114,10 @@ def start(code: str) -> Response:
 @bp.get("/tables/<code>/view")
 def view(code: str) -> Response:
     table = table_or_404(code)
-    token = bearer()
-    seat = table.seat_of(token)
-    if token is not None and seat is None and not table.is_host(token):
-        return refused(TableError("table.bad-token", 403), table)
+    try:
+        seat = viewer_or_refuse(table)
+    except TableError as error:
+        return refused(error, table)
     with table.lock:
         return jsonify({"seq": table.seq, "status": table.status,
                         "view": table.view_for(seat), "outcome": table.outcome()})
@@ -160,9 +169,9 @@ def undo(code: str) -> Response:
 @bp.get("/tables/<code>/log")
 def log(code: str) -> Response:
     table = table_or_404(code)
-    token = bearer()
-    seat = table.seat_of(token)
-    if token is not None and seat is None and not table.is_host(token):
-        return refused(TableError("table.bad-token", 403), table)
+    try:
+        seat = viewer_or_refuse(table)
+    except TableError as error:
+        return refused(error, table)
     with table.lock:
         return jsonify({"entries": table.log_for(seat)})

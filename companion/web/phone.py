@@ -55,17 +55,28 @@ def live_response(table: Table, seat: int, notice: dict[str, str] | None = None,
     return response
 
 
-@bp.post("/t/<code>/move")
-def move(code: str) -> Response:
+def seated_json(code: str, raw: str | None) -> tuple[Table, int, object] | Response:
+    """The table, this phone's seat and a JSON parameter, or the refusal to send back."""
     table = table_or_404(code)
     seat = seat_or_none(table)
     if seat is None:
         return refusal_response("table.bad-token", 403)
     try:
-        submitted = json.loads(request.form.get("move", ""))
-        seq = int(request.form.get("seq", ""))
+        return table, seat, json.loads(raw or "")
     except ValueError:
         return refusal_response("table.bad-move", 400)
+
+
+@bp.post("/t/<code>/move")
+def move(code: str) -> Response:
+    found = seated_json(code, request.form.get("move"))
+    if isinstance(found, Response):
+        return found
+    table, seat, submitted = found
+    try:
+        seq = int(request.form.get("seq", ""))
+    except ValueError:
+        return refusal_response("table.bad-seq", 400)
     try:
         tables().submit(table, seat, submitted, seq, request.form.get("client_move_id"))
     except TableError as error:
@@ -77,14 +88,10 @@ def move(code: str) -> Response:
 @bp.get("/t/<code>/explain")
 def explain(code: str) -> Response:
     """Why a card the phone shows dimmed can't be played now: the rule it would break."""
-    table = table_or_404(code)
-    seat = seat_or_none(table)
-    if seat is None:
-        return refusal_response("table.bad-token", 403)
-    try:
-        attempted = json.loads(request.args.get("move", ""))
-    except ValueError:
-        return refusal_response("table.bad-move", 400)
+    found = seated_json(code, request.args.get("move"))
+    if isinstance(found, Response):
+        return found
+    table, seat, attempted = found
     error = tables().explain(table, seat, attempted)
     if error is None:
         return live_response(table, seat)

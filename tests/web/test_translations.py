@@ -1,0 +1,126 @@
+"""The French catalogue: complete, faithful to its placeholders, in step with the source."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from babel.messages import frontend
+from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).resolve().parents[2]
+TRANSLATIONS = ROOT / "translations"
+FR_PO = TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po"
+FR_MO = FR_PO.with_suffix(".mo")
+
+# %(name)s, %(num)d, %(x)r, %(n)05.2f ... and the literal %%.
+PLACEHOLDER = re.compile(r"%(?:\((\w+)\))?[-#0 +]*(?:\d+|\*)?(?:\.\d+)?[diouxXeEfFgGcrsa%]")
+
+
+def load_fr() -> Catalog:
+    with FR_PO.open("rb") as po:
+        return read_po(po, locale="fr")
+
+
+def messages(catalog: Catalog) -> list[Message]:
+    return [message for message in catalog if message.id]
+
+
+def forms(message: Message) -> tuple[str, ...]:
+    strings = message.string
+    return tuple(strings) if isinstance(strings, (tuple, list)) else (strings,)
+
+
+def placeholders(text: str) -> Counter[str]:
+    return Counter(match.group(0) for match in PLACEHOLDER.finditer(text))
+
+
+def test_every_message_has_a_french_translation():
+    catalog = load_fr()
+    assert catalog.num_plurals == 2 and catalog.plural_expr == "(n > 1)"
+    assert messages(catalog), "the French catalogue is empty"
+    assert not catalog.obsolete, f"obsolete entries left: {list(catalog.obsolete)}"
+    for message in messages(catalog):
+        assert not message.fuzzy, f"fuzzy: {message.id!r}"
+        strings = forms(message)
+        if message.pluralizable:
+            assert len(strings) == catalog.num_plurals, f"plural forms: {message.id!r}"
+        assert all(s.strip() for s in strings), f"untranslated: {message.id!r}"
+
+
+def test_placeholders_survive_translation():
+    catalog = load_fr()
+    for message in messages(catalog):
+        ids = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
+        for index, string in enumerate(forms(message)):
+            source = ids[min(index, len(ids) - 1)]
+            assert placeholders(string) == placeholders(source), (
+                f"{message.id!r}: {string!r} does not keep the placeholders of {source!r}")
+        assert not list(message.check(catalog)), f"{message.id!r}: {list(message.check(catalog))}"
+
+
+def extracted_messages() -> dict[tuple[str, str | None], str | tuple[str, ...]]:
+    """Every string of the source, extracted with the project's babel.cfg."""
+    parse = getattr(frontend, "parse_mapping_cfg", None) or frontend.parse_mapping
+    with (ROOT / "babel.cfg").open() as cfg:
+        method_map, options_map = parse(cfg)
+
+    def directory_filter(dirpath: str) -> bool:
+        name = os.path.basename(dirpath)
+        return not name.startswith((".", "_")) and name not in {
+            "node_modules", "translations", "tests"}
+
+    found: dict[tuple[str, str | None], str | tuple[str, ...]] = {}
+    for _, _, message, _, context in extract_from_dir(
+            str(ROOT), method_map, options_map, directory_filter=directory_filter):
+        singular = message[0] if isinstance(message, tuple) else message
+        if singular:
+            found[(singular, context)] = message
+    return found
+
+
+def test_every_string_in_the_source_is_in_the_french_catalogue():
+    catalog = load_fr()
+    extracted = extracted_messages()
+    assert ("Start a table", None) in extracted, "extraction found nothing: check babel.cfg"
+    missing = sorted(singular for (singular, context) in extracted
+                     if catalog.get(singular, context=context) is None)
+    assert not missing, ("strings without French (run pybabel extract/update, then "
+                         f"translate): {missing}")
+    for (singular, context), message in extracted.items():
+        in_po = catalog.get(singular, context=context)
+        if isinstance(message, tuple):
+            assert in_po.pluralizable and tuple(in_po.id) == message, (
+                f"the plural of {singular!r} changed: {message!r} vs {in_po.id!r}")
+
+
+@pytest.fixture
+def compiled_fr() -> Path:
+    """The app reads the .mo: compile it, as `pybabel compile` would, when missing or stale."""
+    if not FR_MO.exists() or FR_MO.stat().st_mtime < FR_PO.stat().st_mtime:
+        catalog = load_fr()
+        partial = FR_MO.with_name(f"messages.mo.{os.getpid()}.tmp")
+        with partial.open("wb") as mo:
+            write_mo(mo, catalog)
+        os.replace(partial, FR_MO)
+    return FR_MO
+
+
+def test_the_home_page_speaks_french_to_a_french_browser(compiled_fr, client):
+    page = client.get("/", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert "Démarrer une table" in page
+    assert "Start a table" not in page
+    assert '<html lang="fr">' in page
+
+
+def test_the_home_page_speaks_english_to_an_english_browser(compiled_fr, client):
+    page = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Start a table" in page
+    assert "Démarrer une table" not in page
+    assert '<html lang="en">' in page

@@ -11,17 +11,22 @@ from companion.games.seventh_heaven import SeventhHeaven
 @dataclass(frozen=True)
 class CatalogueEntry:
     id: str
-    name: str
+    names: dict[str, str]  # by language
     designer: str
     min_players: int
     max_players: int
 
+    def name(self, lang: str = "en") -> str:
+        return self.names.get(lang) or self.names["en"]
+
 
 CATALOGUE: tuple[CatalogueEntry, ...] = (
-    CatalogueEntry("seventh-heaven", "In 7th Heaven", "Wolfgang Kramer, 1989", 2, 6),
-    CatalogueEntry("heuchel-meuchel", "Heuchel & Meuchel", "Rudi Hoffmann, 1990", 3, 6),
-    CatalogueEntry("skyrunner", "SkyRunner", "Sevelin, Karlsson, Glimne, 2000", 2, 5),
-    CatalogueEntry("climbers", "The Climbers", "Holger Lanz, 2008", 2, 5),
+    CatalogueEntry("seventh-heaven", {"en": "In 7th Heaven", "fr": "Au 7ème Ciel"},
+                   "Wolfgang Kramer, 1989", 2, 6),
+    CatalogueEntry("heuchel-meuchel", {"en": "Heuchel & Meuchel"}, "Rudi Hoffmann, 1990", 3, 6),
+    CatalogueEntry("skyrunner", {"en": "SkyRunner"}, "Sevelin, Karlsson, Glimne, 2000", 2, 5),
+    CatalogueEntry("climbers", {"en": "The Climbers", "fr": "Die Aufsteiger"},
+                   "Holger Lanz, 2008", 2, 5),
 )
 
 GAMES: dict[str, Game] = {game.id: game for game in (SeventhHeaven(),)}

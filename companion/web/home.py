@@ -26,7 +26,7 @@ def index() -> str:
     return render_template(
         "home.html", catalogue=catalogue(),
         night=tables().finished_tonight(current_app.config["NIGHT_HOURS"]),
-        game_names={entry.id: entry.name for entry in CATALOGUE},
+        game_names={entry.id: entry.name(current_lang()) for entry in CATALOGUE},
     )
 
 

@@ -28,7 +28,8 @@ LOG_TAIL = 12
 
 
 def game_name(game_id: str) -> str:
-    return next((entry.name for entry in CATALOGUE if entry.id == game_id), game_id)
+    lang = current_lang()
+    return next((entry.name(lang) for entry in CATALOGUE if entry.id == game_id), game_id)
 
 
 def join_url(code: str) -> str:
@@ -110,7 +111,7 @@ def screen_context(table: Table, is_host: bool) -> dict[str, Any]:
     context.update(join_url=url, qr=qr_svg(url),
                    night=current_app.extensions["tables"].finished_tonight(
                        current_app.config["NIGHT_HOURS"]),
-                   game_names={entry.id: entry.name for entry in CATALOGUE})
+                   game_names={entry.id: entry.name(current_lang()) for entry in CATALOGUE})
     return context
 
 

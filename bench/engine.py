@@ -12,13 +12,9 @@ import argparse
 import platform
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from companion.games import GAMES  # noqa: E402
+from companion.games import GAMES
 
 
 def play(game, players: int, seed: int, legal_times: list[float], apply_times: list[float]):

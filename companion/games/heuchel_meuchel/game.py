@@ -1,0 +1,224 @@
+"""Heuchel & Meuchel (Rudi Hoffmann, Kosmos 1990): the Game protocol implementation.
+
+State layout (plain JSON; see docs/games/heuchel-meuchel.md): ``players``, ``options``,
+``rng``, ``first``, ``phase`` (setup, move, favour, roll, lose, over), ``turn``,
+``columns`` {seat: column}, ``hands`` {seat: [cards dealt, not yet placed]}, ``board``
+(6 columns × 13 squares), ``discards`` {seat: [cards]}, ``unused`` (cards out of the game),
+``moved`` (the stack that may take favours), ``taken_from``, ``took``, ``roll``,
+``last`` (the public account of the latest turn), ``revealed``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from companion.games.base import Option, Outcome, new_rng_state, revealed_nothing, shuffled
+from companion.games.heuchel_meuchel import board, resolve, rules
+from companion.games.heuchel_meuchel.data import (
+    CARD_COUNT,
+    CARDS_PER_PLAYER,
+    COLUMNS,
+    GAME_ID,
+    ROWS,
+    card_json,
+    rank_of,
+)
+
+State = dict[str, Any]
+Move = dict[str, Any]
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        key="deal",
+        kind="choice",
+        default="app",
+        choices=("app", "table"),
+        label={"en": "Who deals the cards", "fr": "Qui distribue les cartes"},
+        help={
+            "en": "The companion deals and each phone shows its 6 cards, or the table deals "
+                  "the real cards and each player enters theirs.",
+            "fr": "Le compagnon distribue et chaque téléphone montre ses 6 cartes, ou la table "
+                  "distribue les vraies cartes et chacun saisit les siennes.",
+        },
+        choice_labels={
+            "app": {"en": "The companion deals", "fr": "Le compagnon distribue"},
+            "table": {"en": "The table deals", "fr": "La table distribue"},
+        },
+    ),
+    Option(
+        key="die",
+        kind="choice",
+        default="off",
+        choices=("off", "app", "real"),
+        label={"en": "Die variant", "fr": "Variante au dé"},
+        help={
+            "en": "Roll a die each turn and move exactly that far.",
+            "fr": "On lance un dé à chaque tour et on avance d'exactement ce nombre.",
+        },
+        choice_labels={
+            "off": {"en": "No die", "fr": "Sans dé"},
+            "app": {"en": "The companion rolls", "fr": "Le compagnon lance le dé"},
+            "real": {"en": "Players roll a real die", "fr": "Les joueurs lancent un vrai dé"},
+        },
+    ),
+    Option(
+        key="step_ends_move",
+        kind="bool",
+        default=False,
+        label={"en": "A step ends the move", "fr": "Un pas termine le déplacement"},
+        help={
+            "en": "Only jumps may go on jumping; a card that steps onto the free square "
+                  "above stops there.",
+            "fr": "Seuls les sauts peuvent se poursuivre ; une carte qui monte sur la case "
+                  "libre au-dessus s'y arrête.",
+        },
+    ),
+)
+
+
+class HeuchelMeuchel:
+    id = GAME_ID
+    min_players = 3
+    max_players = 6
+    choice_keys: tuple[str, ...] = ("card", "row", "column", "type", "from", "count", "to",
+                                    "value")
+
+    def options(self) -> list[Option]:
+        return list(OPTIONS)
+
+    def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise ValueError("players")
+        values = {opt.key: opt.parse(options.get(opt.key, opt.default)) for opt in OPTIONS}
+        first = options.get("first_seat")
+        first = 0 if first is None else first
+        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
+            raise ValueError("first_seat")
+        state: State = {"rng": new_rng_state(seed)}
+        seats = [str(seat) for seat in range(players)]
+        if values["deal"] == "app":
+            deck = shuffled(state, list(range(CARD_COUNT)))
+            hands = {seat: sorted(deck[int(seat) * CARDS_PER_PLAYER:
+                                       (int(seat) + 1) * CARDS_PER_PLAYER]) for seat in seats}
+            unused = sorted(deck[players * CARDS_PER_PLAYER:])
+        else:
+            hands, unused = {seat: [] for seat in seats}, []
+        state.update({
+            "game": GAME_ID,
+            "players": players,
+            "options": values,
+            "first": first,
+            "phase": "setup",
+            "turn": None,
+            "columns": {seat: None for seat in seats},
+            "hands": hands,
+            "board": [[None] * ROWS for _ in range(COLUMNS)],
+            "discards": {seat: [] for seat in seats},
+            "unused": unused,
+            "moved": None,
+            "taken_from": [],
+            "took": False,
+            "roll": None,
+            "last": None,
+            "revealed": False,
+        })
+        return state
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        return rules.legal(state, seat)
+
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        rules.check(state, seat, move)
+        new = copy.deepcopy(state)
+        resolve.CARRY_OUT[move["type"]](new, seat, move)
+        return new
+
+    def can_undo(self, before: State, seat: int, move: Move, after: State) -> bool:
+        """Not after a die roll by the companion, nor after a move that uncovered a card."""
+        return revealed_nothing(before, after) and not after["revealed"]
+
+    def redact_move(self, state: State, seat: int, move: Move, viewer: int | None) -> Move:
+        """While players set up, the others learn which start square a card went to, not
+        which card it was."""
+        if move.get("type") in ("place", "lift") and viewer != seat:
+            return {"type": move["type"], "rank": rank_of(move["card"])}
+        return json.loads(json.dumps(move))
+
+    # --- what players see -----------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        setting_up = state["phase"] == "setup"
+        players = range(state["players"])
+        view: dict[str, Any] = {
+            "game": GAME_ID,
+            "players": state["players"],
+            "options": dict(state["options"]),
+            "phase": state["phase"],
+            "turn": state["turn"],
+            "first": state["first"],
+            "columns": dict(state["columns"]),
+            "board": [[_public_square(stack, setting_up) for stack in column]
+                      for column in state["board"]],
+            "counts": {str(s): board.counts(state, s) for s in players},
+            "placed": {str(s): board.placed_count(state, s) for s in players},
+            "moved": copy.deepcopy(state["moved"]),
+            "took": state["took"],
+            "taken_from": list(state["taken_from"]),
+            "victims": [dict(victim, top=card_json(victim["top"]))
+                        for victim in board.victims(state)],
+            "roll": state["roll"],
+            "last": copy.deepcopy(state["last"]),
+            "outcome": None,
+        }
+        result = self.outcome(state)
+        if result is not None:
+            view["outcome"] = result.as_json()
+            view["scores"] = {str(s): board.score_parts(state, s) for s in players}
+        if seat is not None and str(seat) in state["columns"]:
+            view.update(_private(state, seat))
+        return view
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["phase"] != "over":
+            return None
+        scores = {seat: board.score_parts(state, seat)["total"]
+                  for seat in range(state["players"])}
+        ranking: list[list[int]] = []
+        for seat in sorted(scores, key=lambda s: (-scores[s], s)):
+            if ranking and scores[ranking[-1][0]] == scores[seat]:
+                ranking[-1].append(seat)
+            else:
+                ranking.append([seat])
+        reason = "all-home" if state["options"]["die"] != "off" else "last-player"
+        return Outcome(ranking=ranking, scores=scores, reason=reason)
+
+
+def _public_square(stack: dict[str, Any] | None, setting_up: bool) -> dict[str, Any] | None:
+    """A square as everyone sees it: a face-down pile's height, a stack's top card and
+    height (only the height while the players set up)."""
+    if stack is None:
+        return None
+    public: dict[str, Any] = {"height": len(stack["cards"]), "down": stack["down"]}
+    if not stack["down"] and not setting_up:
+        public["top"] = card_json(board.top(stack))
+    return public
+
+
+def _private(state: State, seat: int) -> dict[str, Any]:
+    """What only this seat sees: every card of its column, its hand and its discards."""
+    column = board.column_of(state, seat)
+    stacks = [] if column is None else [
+        {"row": row, "down": stack["down"], "cards": [card_json(c) for c in stack["cards"]]}
+        for row, stack in board.stacks(state, column)
+    ]
+    return {
+        "seat": seat,
+        "column": column,
+        "mine": stacks,
+        "hand": [card_json(card) for card in state["hands"][str(seat)]],
+        "discards": [card_json(card) for card in state["discards"][str(seat)]],
+        "score": board.score_parts(state, seat),
+        "done": state["phase"] == "setup" and board.setup_done(state, seat),
+    }

@@ -1,0 +1,286 @@
+"""Checking a move against the rules of Heuchel & Meuchel, and listing the legal moves.
+
+``check`` raises :class:`IllegalMove` naming a clause of ``seeds/heuchel-meuchel.toml``
+and never mutates the state. ``legal`` builds the candidates from the same questions in
+``board``; the engine tests check that the two agree.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.base import IllegalMove
+from companion.games.heuchel_meuchel import board
+from companion.games.heuchel_meuchel.data import (
+    CARD_COUNT,
+    CARDS_PER_PLAYER,
+    COLUMNS,
+    DIE_SIDES,
+    card_goal,
+    goal_row,
+    rank_of,
+)
+
+State = dict[str, Any]
+Move = dict[str, Any]
+
+#: The keys each move type carries besides "type" ("roll" may carry "value": a real die).
+MOVE_KEYS: dict[str, frozenset[str]] = {
+    "column": frozenset({"column"}),
+    "place": frozenset({"card"}),
+    "lift": frozenset({"card"}),
+    "move": frozenset({"row", "count", "to"}),
+    "take": frozenset({"from", "count"}),
+    "again": frozenset(),
+    "done": frozenset(),
+    "roll": frozenset(),
+    "lose": frozenset({"row"}),
+    "pass": frozenset(),
+}
+SETUP_TYPES = frozenset({"column", "place", "lift"})
+PHASE_TYPES: dict[str, frozenset[str]] = {
+    "setup": SETUP_TYPES,
+    "move": frozenset({"move"}),
+    "favour": frozenset({"take", "again", "done"}),
+    "roll": frozenset({"roll"}),
+    "lose": frozenset({"lose"}),
+}
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _malformed(problem: str) -> IllegalMove:
+    return IllegalMove("hm.move.malformed", problem=problem)
+
+
+def check_shape(move: Any) -> None:
+    """Known type, exactly its keys, whole numbers where numbers go."""
+    if not isinstance(move, dict):
+        raise _malformed("not an object")
+    kind = move.get("type")
+    if not isinstance(kind, str) or kind not in MOVE_KEYS:
+        raise _malformed("unknown type")
+    expected = set(MOVE_KEYS[kind]) | {"type"}
+    if kind == "roll" and "value" in move:
+        expected.add("value")
+    if not all(isinstance(key, str) for key in move) or set(move) != expected:
+        raise _malformed("expected keys " + ", ".join(sorted(expected)))
+    for key in expected - {"type"}:
+        if not _is_int(move[key]):
+            raise _malformed(f"{key} must be a whole number")
+    for key in ("column", "from"):
+        if key in move and not 1 <= move[key] <= COLUMNS:
+            raise _malformed(f"{key} must be 1 to {COLUMNS}")
+    if "card" in move and not 0 <= move["card"] < CARD_COUNT:
+        raise _malformed(f"card must be 0 to {CARD_COUNT - 1}")
+
+
+def check(state: State, seat: int, move: Any) -> None:
+    """Raise IllegalMove unless ``seat`` may make ``move`` in ``state``."""
+    if state["phase"] == "over":
+        raise IllegalMove("hm.game.over")
+    check_shape(move)
+    kind = move["type"]
+    if state["phase"] == "setup":
+        if kind not in SETUP_TYPES:
+            raise IllegalMove("hm.turn.phase")
+        _check_setup(state, seat, move)
+        return
+    if seat != state["turn"]:
+        raise IllegalMove("hm.turn.wait", seat=seat)
+    if kind not in PHASE_TYPES[state["phase"]]:
+        raise _wrong_phase(state, kind)
+    CHECKS[kind](state, seat, move)
+
+
+def _wrong_phase(state: State, kind: str) -> IllegalMove:
+    """The clause that explains why this kind of move does not fit the turn's moment."""
+    phase = state["phase"]
+    if kind in SETUP_TYPES:
+        return IllegalMove("hm.setup.over")
+    if kind in ("pass", "done"):
+        return IllegalMove("hm.turn.must-move")
+    if kind == "move" and phase == "roll":
+        return IllegalMove("hm.die.roll-first")
+    if kind == "take":
+        return IllegalMove("hm.favour.only-moved")
+    if kind == "again":
+        return IllegalMove("hm.favour.again-needs-take")
+    if kind == "lose" and phase == "move" and state["roll"] is not None:
+        return IllegalMove("hm.die.lose-only-stuck")
+    return IllegalMove("hm.turn.phase")
+
+
+# --- set-up ---------------------------------------------------------------------------
+
+
+def _check_setup(state: State, seat: int, move: Move) -> None:
+    column = board.column_of(state, seat)
+    if move["type"] == "column":
+        if column is not None and board.placed_count(state, seat):
+            raise IllegalMove("hm.setup.column-fixed")
+        if board.owner_of(state, move["column"]) is not None:
+            raise IllegalMove("hm.setup.column-taken", column=move["column"])
+        return
+    card = move["card"]
+    if move["type"] == "lift":
+        if column is None or card not in _start_tops(state, column):
+            raise IllegalMove("hm.setup.not-yours")
+        return
+    if column is None:
+        raise IllegalMove("hm.setup.column-first")
+    if board.placed_count(state, seat) >= CARDS_PER_PLAYER:
+        raise IllegalMove("hm.setup.six")
+    if state["options"]["deal"] == "app":
+        if card not in state["hands"][str(seat)]:
+            raise IllegalMove("hm.setup.not-dealt")
+        return
+    if card in {placed for _, placed in board.column_cards(state, seat)}:
+        raise IllegalMove("hm.setup.already-placed")
+    if card in board.placed_cards(state):
+        raise IllegalMove("hm.setup.claimed")
+
+
+def _start_tops(state: State, column: int) -> list[int]:
+    return [board.top(stack) for _, stack in board.stacks(state, column)]
+
+
+def _setup_moves(state: State, seat: int) -> list[Move]:
+    column = board.column_of(state, seat)
+    moves: list[Move] = []
+    if column is None or not board.placed_count(state, seat):
+        moves += [{"type": "column", "column": free} for free in range(1, COLUMNS + 1)
+                  if board.owner_of(state, free) is None]
+    if column is None:
+        return moves
+    if board.placed_count(state, seat) < CARDS_PER_PLAYER:
+        if state["options"]["deal"] == "app":
+            cards = sorted(state["hands"][str(seat)])
+        else:
+            # Every card this seat has not placed: which ones the others entered is theirs
+            # to know (docs/games/heuchel-meuchel.md, "Table deals").
+            mine = {card for _, card in board.column_cards(state, seat)}
+            cards = [card for card in range(CARD_COUNT) if card not in mine]
+        moves += [{"type": "place", "card": card} for card in cards]
+    moves += [{"type": "lift", "card": card} for card in _start_tops(state, column)]
+    return moves
+
+
+# --- a turn ---------------------------------------------------------------------------
+
+
+def _own_live(state: State, seat: int, row: int) -> dict[str, Any]:
+    """The seat's face-up stack on ``row`` of its column, or the clause that refuses."""
+    column = board.column_of(state, seat)
+    stack = board.square(state, column, row) if 1 <= row <= len(state["board"][0]) else None
+    if stack is None:
+        raise IllegalMove("hm.move.own-column", row=row)
+    if stack["down"]:
+        raise IllegalMove("hm.goal.reached")
+    return stack
+
+
+def _check_move(state: State, seat: int, move: Move) -> None:
+    row, count, to = move["row"], move["count"], move["to"]
+    stack = _own_live(state, seat, row)
+    height = len(stack["cards"])
+    if not 1 <= count <= height:
+        raise IllegalMove("hm.move.top-part", height=height)
+    column = board.column_of(state, seat)
+    rank = rank_of(board.top(stack))
+    targets = board.reachable(state, column, row, rank)
+    if to not in targets:
+        raise _landing_refusal(state, column, row, rank, to, targets)
+    if board.split_leaves(stack, count, row) == "exposed":
+        raise IllegalMove("hm.move.exposes", goal=card_goal(stack["cards"][-count - 1]))
+
+
+def _landing_refusal(state: State, column: int, row: int, rank: int, to: int,
+                     targets: list[int]) -> IllegalMove:
+    goal = goal_row(rank)
+    if to > goal:
+        return IllegalMove("hm.move.goal-limit", goal=goal)
+    if state["roll"] is not None:
+        return IllegalMove("hm.die.exact", roll=state["roll"])
+    if not targets:
+        return IllegalMove("hm.move.goal-limit", goal=goal)
+    listed = ", ".join(str(target) for target in targets)
+    if to <= row or not board.free_for(state, column, to, rank):
+        return IllegalMove("hm.move.upward", row=row, landings=listed)
+    if state["options"]["step_ends_move"] and targets == [row + 1]:
+        return IllegalMove("hm.move.step-ends")
+    return IllegalMove("hm.move.keep-jumping")
+
+
+def _check_take(state: State, seat: int, move: Move) -> None:
+    moved = state["moved"]
+    column, count = move["from"], move["count"]
+    if column == moved["column"]:
+        raise IllegalMove("hm.favour.other-column")
+    if column in state["taken_from"]:
+        raise IllegalMove("hm.favour.once")
+    victim = board.square(state, column, moved["row"])
+    if victim is None:
+        raise IllegalMove("hm.favour.nothing-there", row=moved["row"], column=column)
+    if victim["down"]:
+        raise IllegalMove("hm.favour.goal-untouchable")
+    taker = board.square(state, moved["column"], moved["row"])
+    if board.top(victim) > board.top(taker):
+        raise IllegalMove("hm.favour.lower")
+    height = len(victim["cards"])
+    if not 1 <= count <= height:
+        raise IllegalMove("hm.favour.top-part", height=height)
+
+
+def _check_again(state: State, seat: int, move: Move) -> None:
+    if not state["took"]:
+        raise IllegalMove("hm.favour.again-needs-take")
+
+
+def _check_done(state: State, seat: int, move: Move) -> None:
+    """Declining a favour, or ending the turn after one, is always allowed."""
+
+
+def _check_roll(state: State, seat: int, move: Move) -> None:
+    real = state["options"]["die"] == "real"
+    if real != ("value" in move):
+        raise _malformed("enter the die's value" if real else "the companion rolls the die")
+    if real and not 1 <= move["value"] <= DIE_SIDES:
+        raise IllegalMove("hm.die.value")
+
+
+def _check_lose(state: State, seat: int, move: Move) -> None:
+    _own_live(state, seat, move["row"])
+
+
+CHECKS = {"move": _check_move, "take": _check_take, "again": _check_again,
+          "done": _check_done, "roll": _check_roll, "lose": _check_lose}
+
+
+def legal(state: State, seat: int) -> list[Move]:
+    """Every move ``seat`` may make now (empty when nothing is asked of it)."""
+    phase = state["phase"]
+    if phase == "over":
+        return []
+    if phase == "setup":
+        return _setup_moves(state, seat)
+    if seat != state["turn"]:
+        return []
+    if phase == "move":
+        return board.unit_moves(state, seat)
+    if phase == "favour":
+        moves: list[Move] = [
+            {"type": "take", "from": victim["column"], "count": count}
+            for victim in board.victims(state) for count in range(1, victim["height"] + 1)
+        ]
+        if state["took"]:
+            moves.append({"type": "again"})
+        return [*moves, {"type": "done"}]
+    if phase == "roll":
+        if state["options"]["die"] == "real":
+            return [{"type": "roll", "value": value} for value in range(1, DIE_SIDES + 1)]
+        return [{"type": "roll"}]
+    return [{"type": "lose", "row": row} for row, _ in board.live_stacks(state, seat)]
+

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.games.base import Game
+from companion.games.heuchel_meuchel import HeuchelMeuchel
 from companion.games.seventh_heaven import SeventhHeaven
 
 
@@ -29,7 +30,7 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
                    "Holger Lanz, 2008", 2, 5),
 )
 
-GAMES: dict[str, Game] = {game.id: game for game in (SeventhHeaven(),)}
+GAMES: dict[str, Game] = {game.id: game for game in (SeventhHeaven(), HeuchelMeuchel())}
 
 
 def get_game(game_id: str) -> Game | None:

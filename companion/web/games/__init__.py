@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.web.games.heuchel_meuchel import HeuchelMeuchelHelpers
 from companion.web.games.seventh_heaven import SeventhHeavenHelpers
 
-HELPERS: dict[str, Any] = {"seventh-heaven": SeventhHeavenHelpers()}
+HELPERS: dict[str, Any] = {"seventh-heaven": SeventhHeavenHelpers(),
+                           "heuchel-meuchel": HeuchelMeuchelHelpers()}
 
 
 def helpers(game_id: str) -> Any:

@@ -1,0 +1,85 @@
+"""Heuchel & Meuchel for templates: rank names, card names and the board's geometry.
+
+Everything here reads the game's public data (ranks, rows) or a view; nothing reads a
+state, so a template cannot reach a card its viewer may not see.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.heuchel_meuchel.data import (
+    CARD_COUNT,
+    COLUMNS,
+    GOAL_OFFSET,
+    RANK_IDS,
+    ROWS,
+    START_ROW,
+    card_json,
+    rank_name,
+)
+from companion.i18n import current_lang
+
+#: Rows from the top of the board down, as the phone's ladder and the screen draw them.
+ROWS_TOP_DOWN = tuple(range(ROWS, 0, -1))
+
+
+class HeuchelMeuchelHelpers:
+    columns = tuple(range(1, COLUMNS + 1))
+    rows_top_down = ROWS_TOP_DOWN
+    ranks_high_first = tuple(range(len(RANK_IDS), 0, -1))
+
+    def card(self, card: Any) -> dict[str, Any]:
+        """A card id (or a view's card) as a card dict."""
+        if isinstance(card, dict):
+            return card
+        if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < CARD_COUNT:
+            return card_json(card)
+        return {"id": card, "rank": 0, "rank_id": "unknown", "value": 0}
+
+    def rank(self, rank: int) -> str:
+        if isinstance(rank, int) and 1 <= rank <= len(RANK_IDS):
+            return rank_name(rank, current_lang())
+        return str(rank)
+
+    def card_name(self, card: Any) -> str:
+        card = self.card(card)
+        return f"{self.rank(card['rank'])} {card['value']}"
+
+    def cards_of_rank(self, rank: int) -> list[dict[str, Any]]:
+        """The six cards of a rank, 6 first: the table-deals entry grid."""
+        first = (rank - 1) * 6
+        return [card_json(card) for card in range(first + 5, first - 1, -1)]
+
+    def row_kind(self, row: int) -> tuple[str, int] | None:
+        """("start", rank) or ("goal", rank) for a patterned row, None for a plain one."""
+        for rank, start in START_ROW.items():
+            if row == start:
+                return "start", rank
+            if row == start + GOAL_OFFSET:
+                return "goal", rank
+        return None
+
+    def owner(self, view: dict[str, Any], column: int) -> int | None:
+        for seat, chosen in view["columns"].items():
+            if chosen == column:
+                return int(seat)
+        return None
+
+    def mine_at(self, view: dict[str, Any], row: int) -> dict[str, Any] | None:
+        return next((stack for stack in view.get("mine", []) if stack["row"] == row), None)
+
+    def square(self, view: dict[str, Any], column: int, row: int) -> dict[str, Any] | None:
+        return view["board"][column - 1][row - 1]
+
+    def natural_move(self, stack: dict[str, Any]) -> dict[str, Any]:
+        """What a player tapping a stack that cannot move wants to know: why it can't."""
+        return {"type": "move", "row": stack["row"], "count": len(stack["cards"]),
+                "to": stack["row"] + 1}
+
+    def victim(self, view: dict[str, Any], column: int) -> dict[str, Any] | None:
+        return next((v for v in view.get("victims", []) if v["column"] == column), None)
+
+    def mine_has(self, view: dict[str, Any], card: int) -> bool:
+        """Whether a card already stands in the viewer's own column."""
+        return any(c["id"] == card for stack in view.get("mine", []) for c in stack["cards"])

@@ -43,7 +43,7 @@ def pick(code: str) -> Response | str:
     except ValueError:
         return refusal_response("table.bad-request", 400, detail="pick")
     context = viewer_context(table, seat, chosen=chosen)
-    return render_template("phone/picker.html", oob=False, **context)
+    return render_template("phone/pick.html", oob=False, private_oob=True, **context)
 
 
 def live_response(table: Table, seat: int, notice: dict[str, str] | None = None,

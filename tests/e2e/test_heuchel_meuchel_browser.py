@@ -1,0 +1,138 @@
+"""Three phones and the table screen play a seeded game of Heuchel & Meuchel in Chromium:
+set-up on the phones, moves on the ladder, favours with a second turn, an arrogance
+discard, and no card on any screen that its viewer may not see."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from companion.games.heuchel_meuchel import HeuchelMeuchel
+from tests.e2e.phones import no_horizontal_scroll, open_phone, seq_of
+from tests.hm_strategy import choose
+from tests.web.test_heuchel_meuchel_api import SEED, card_ids, own_cards, public_cards
+
+pytestmark = pytest.mark.e2e
+NAMES = ("Ana", "Ben", "Chloé")
+G = HeuchelMeuchel()
+
+
+def shown_cards(page: Page) -> set[int]:
+    """Every card the page's DOM names (each card is drawn with its data-card)."""
+    return {int(card) for card in page.locator("[data-card]").evaluate_all(
+        "els => els.map(e => e.dataset.card)")}
+
+
+def tap_move(page: Page, move: dict[str, Any]) -> None:
+    """Tap through the picker the way a player does: cards, stacks and landing squares on
+    the phone's own partial, every other question among the picker's buttons."""
+    picker = page.locator("#picker")
+    for _ in range(8):
+        confirm = picker.locator("button[data-confirm-move]")
+        if confirm.count():
+            confirm.click()
+            return
+        key = picker.get_attribute("data-key")
+        step = int(picker.get_attribute("data-step"))
+        if key == "card":
+            target = page.locator(f"#private [data-place='{move['card']}'], "
+                                  f"#private [data-lift='{move['card']}']")
+        elif key == "row":
+            target = page.locator(f"#private .stackbtn.playable[data-row='{move['row']}']")
+        elif key == "to":
+            target = page.locator(f"#private .landing[data-row='{move['to']}']")
+        else:
+            target = picker.locator(f"button.option[data-value='{move[key]}']")
+        target.click()
+        expect(picker).to_have_attribute("data-step", str(step + 1))
+    raise AssertionError(f"the picker never reached Confirm for {move}")
+
+
+def seat_with_work(state: dict[str, Any]) -> int | None:
+    for seat in range(state["players"]):
+        moves = G.legal_moves(state, seat)
+        if moves and not all(move["type"] == "lift" for move in moves):
+            return seat
+    return None
+
+
+def test_three_phones_and_the_screen_play_a_whole_game(browser: Browser, live_server):
+    app, base = live_server["app"], live_server["base"]
+    created = app.test_client().post("/api/tables", json={
+        "game": "heuchel-meuchel", "players": 3, "seed": SEED})
+    body = created.get_json()
+    code, host_token = body["code"], body["host_token"]
+    table = app.extensions["tables"].get(code)
+
+    screen_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    screen_context.add_cookies([{"name": f"host_{code}", "value": host_token, "url": base}])
+    screen = screen_context.new_page()
+    screen.goto(f"{base}/t/{code}/screen")
+    phones = [open_phone(browser, f"{base}/j/{code}", name, seat)
+              for seat, name in enumerate(NAMES)]
+    expect(screen.locator("#seats .dot.here")).to_have_count(3)
+    screen.select_option("select[name=first_seat]", "0")
+    screen.click("text=Start the game")
+    for phone in phones:
+        expect(phone.locator("#status")).to_contain_text("Set up your column")
+    expect(screen.locator("#screen-head")).to_contain_text("places their cards")
+
+    seconds = arrogance = 0
+    reloaded = refused = False
+    for _ in range(200):
+        with table.lock:
+            state = table.state
+        if G.outcome(state) is not None:
+            break
+        seat = seat_with_work(state)
+        assert seat is not None, "nobody has anything to do and the game is not over"
+        move = choose(G.view(state, seat), G.legal_moves(state, seat))
+        phone = phones[seat]
+        if not refused and state["phase"] == "move":
+            # a stack that can't move explains the rule that stops it
+            dimmed = phone.locator("#private .stackbtn.dimmed")
+            if dimmed.count():
+                dimmed.first.click()
+                expect(phone.locator("#notice .rule-id")).to_contain_text("hm.")
+                refused = True
+        seq = seq_of(phone)
+        tap_move(phone, move)
+        for other in phones:
+            expect(other.locator(f"#status[data-seq='{seq + 1}']")).to_have_count(1)
+        expect(screen.locator(f"#screen-head[data-seq='{seq + 1}']")).to_have_count(1)
+        with table.lock:
+            after = table.state
+        public = G.view(after, None)
+        # hidden information: each phone shows its own cards and the public ones only
+        for other, page in enumerate(phones):
+            allowed = own_cards(G.view(after, other)) | public_cards(public)
+            assert shown_cards(page) <= allowed, f"phone {other} shows a card not its own"
+        assert shown_cards(screen) <= public_cards(public)
+        assert card_ids(public) <= public_cards(public)
+        if move["type"] == "again":
+            seconds += 1
+        if move["type"] == "take" and after["last"]["takes"][-1]["discarded"]:
+            arrogance += 1
+            expect(screen.locator("#board .arrogance")).to_contain_text("Arrogance")
+        if after["phase"] == "move" and not reloaded and state["phase"] != "setup":
+            mover = phones[after["turn"]]
+            before = shown_cards(mover)
+            mover.reload()
+            expect(mover.locator("#status")).to_contain_text("Your turn")
+            assert shown_cards(mover) == before
+            reloaded = True
+        if state["phase"] == "setup" and after["phase"] != "setup":
+            assert all(no_horizontal_scroll(page) for page in phones)
+    else:
+        raise AssertionError("the game did not end")
+
+    assert seconds >= 1 and arrogance >= 1 and reloaded and refused
+    expect(screen.locator("#outcome")).to_contain_text("Game over")
+    expect(screen.locator(".panel-hm")).to_contain_text("Score")
+    for phone in phones:
+        expect(phone.locator("#status")).to_contain_text("Game over")
+        assert no_horizontal_scroll(phone)
+        assert phone.evaluate("window.__vibrations") >= 1
+        assert phone.evaluate("window.__wakeLocks") >= 1

@@ -27,6 +27,9 @@ def play(game, players: int, seed: int, legal_times: list[float], apply_times: l
             started = time.perf_counter()
             moves = game.legal_moves(state, seat)
             legal_times.append(time.perf_counter() - started)
+            # Players set up without taking cards back (Heuchel & Meuchel's "lift" corrects
+            # a mistake); a seat whose set-up is done waits for the others.
+            moves = [move for move in moves if move["type"] != "lift"]
             if moves:
                 movers.append((seat, moves))
         seat, moves = rng.choice(movers)

@@ -10,7 +10,6 @@ State layout (plain JSON; see docs/games/heuchel-meuchel.md): ``players``, ``opt
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -131,7 +130,7 @@ class HeuchelMeuchel:
 
     def apply(self, state: State, seat: int, move: Move) -> State:
         rules.check(state, seat, move)
-        new = copy.deepcopy(state)
+        new = _copy(state)
         resolve.CARRY_OUT[move["type"]](new, seat, move)
         return new
 
@@ -163,13 +162,13 @@ class HeuchelMeuchel:
                       for column in state["board"]],
             "counts": {str(s): board.counts(state, s) for s in players},
             "placed": {str(s): board.placed_count(state, s) for s in players},
-            "moved": copy.deepcopy(state["moved"]),
+            "moved": _clone(state["moved"]),
             "took": state["took"],
             "taken_from": list(state["taken_from"]),
             "victims": [dict(victim, top=card_json(victim["top"]))
                         for victim in board.victims(state)],
             "roll": state["roll"],
-            "last": copy.deepcopy(state["last"]),
+            "last": _clone(state["last"]),
             "outcome": None,
         }
         result = self.outcome(state)
@@ -193,6 +192,23 @@ class HeuchelMeuchel:
                 ranking.append([seat])
         reason = "all-home" if state["options"]["die"] != "off" else "last-player"
         return Outcome(ranking=ranking, scores=scores, reason=reason)
+
+
+def _clone(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _clone(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_clone(item) for item in value]
+    return value
+
+
+def _copy(state: State) -> State:
+    """A deep copy of a JSON state; the generator's 625 numbers are copied flat (apply runs
+    often, and a generic deep copy spends most of its time there)."""
+    new = {key: _clone(value) for key, value in state.items() if key != "rng"}
+    version, internal, gauss = state["rng"]
+    new["rng"] = [version, list(internal), gauss]
+    return new
 
 
 def _public_square(stack: dict[str, Any] | None, setting_up: bool) -> dict[str, Any] | None:

@@ -1,4 +1,5 @@
-"""Take the README's screenshots: a seeded game of In 7th Heaven, a few moves in.
+"""Take the README's screenshots: seeded games of In 7th Heaven and Heuchel & Meuchel, a few
+moves in, on the table screen and on the phone whose turn it is.
 
 Run: .venv/bin/python scripts/screenshots.py  (needs Debian's chromium)
 """
@@ -11,8 +12,10 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
+from typing import Any
 
-from playwright.sync_api import sync_playwright
+from flask import Flask
+from playwright.sync_api import Browser, Page, sync_playwright
 from werkzeug.serving import make_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,8 +23,50 @@ sys.path.insert(0, str(ROOT))
 
 from companion import create_app  # noqa: E402
 from tests.e2e.conftest import CHROMIUM_FLAGS, PHONE  # noqa: E402
+from tests.hm_strategy import choose  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
+NAMES = ("Ana", "Ben", "Chloé", "Dev")
+
+
+def new_table(app: Flask, game: str, players: int, seed: int) -> tuple[Any, list[str]]:
+    """A started table with every seat taken; returns it and the seats' tokens."""
+    client = app.test_client()
+    body = client.post("/api/tables", json={"game": game, "players": players,
+                                            "seed": seed}).get_json()
+    code, host = body["code"], body["host_token"]
+    tokens = [client.post(f"/api/tables/{code}/seats", json={"name": NAMES[seat],
+                                                            "seat": seat}).get_json()["token"]
+              for seat in range(players)]
+    client.post(f"/api/tables/{code}/start", headers={"Authorization": f"Bearer {host}"})
+    return app.extensions["tables"].get(code), tokens
+
+
+def play(app: Flask, table: Any, count: int, pick) -> int:
+    """Play ``count`` moves chosen by ``pick(seat, moves)``; returns the seat to move next."""
+    for _ in range(count):
+        seat = next(s for s in range(table.row.players) if mover(table, s))
+        move = pick(seat, table.moves_for(seat))
+        app.extensions["tables"].submit(table, seat, move, table.seq, f"s{table.seq}")
+    return next(s for s in range(table.row.players) if mover(table, s))
+
+
+def mover(table: Any, seat: int) -> bool:
+    return any(move["type"] != "lift" for move in table.moves_for(seat))
+
+
+def shoot(browser: Browser, base: str, table: Any, token: str, name: str, tap: str) -> None:
+    screen = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    screen.goto(f"{base}/t/{table.code}/screen")
+    screen.wait_for_timeout(500)
+    screen.screenshot(path=str(OUT / f"{name}screen.png"), full_page=True)
+    context = browser.new_context(**PHONE)
+    context.add_cookies([{"name": f"seat_{table.code}", "value": token, "url": base}])
+    phone: Page = context.new_page()
+    phone.goto(f"{base}/t/{table.code}/play")
+    phone.locator(tap).first.click()
+    phone.wait_for_timeout(400)
+    phone.screenshot(path=str(OUT / f"{name}phone.png"))
 
 
 def main() -> None:
@@ -31,38 +76,18 @@ def main() -> None:
         httpd = make_server("127.0.0.1", 0, app, threaded=True)
         threading.Thread(target=httpd.serve_forever, daemon=True).start()
         base = f"http://127.0.0.1:{httpd.server_port}"
-        client = app.test_client()
-        body = client.post("/api/tables", json={"game": "seventh-heaven", "players": 4,
-                                                "seed": 8}).get_json()
-        code, host = body["code"], body["host_token"]
-        tokens = []
-        for seat, name in enumerate(("Ana", "Ben", "Chloé", "Dev")):
-            joined = client.post(f"/api/tables/{code}/seats", json={"name": name, "seat": seat})
-            tokens.append(joined.get_json()["token"])
-        client.post(f"/api/tables/{code}/start", headers={"Authorization": f"Bearer {host}"})
         rng = random.Random(4)
-        table = app.extensions["tables"].get(code)
-        for _ in range(9):
-            seat = next(s for s in range(4) if table.moves_for(s))
-            move = rng.choice([m for m in table.moves_for(seat) if m["type"] == "move"]
-                              or table.moves_for(seat))
-            app.extensions["tables"].submit(table, seat, move, table.seq, f"s{table.seq}")
-        mover = next(s for s in range(4) if table.moves_for(s))
+        heaven, heaven_tokens = new_table(app, "seventh-heaven", 4, 8)
+        heaven_turn = play(app, heaven, 9, lambda seat, moves: rng.choice(
+            [m for m in moves if m["type"] == "move"] or moves))
+        hm, hm_tokens = new_table(app, "heuchel-meuchel", 3, 5)
+        hm_turn = play(app, hm, 44, lambda seat, moves: choose(hm.view_for(seat), moves))
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=shutil.which("chromium"),
                                                  args=CHROMIUM_FLAGS)
-            screen = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-            screen.goto(f"{base}/t/{code}/screen")
-            screen.wait_for_timeout(500)
-            screen.screenshot(path=str(OUT / "screen.png"), full_page=True)
-            phone_context = browser.new_context(**PHONE)
-            phone_context.add_cookies([{"name": f"seat_{code}", "value": tokens[mover],
-                                        "url": base}])
-            phone = phone_context.new_page()
-            phone.goto(f"{base}/t/{code}/play")
-            phone.locator("#private .cardbtn.playable").first.click()
-            phone.wait_for_timeout(400)
-            phone.screenshot(path=str(OUT / "phone.png"))
+            shoot(browser, base, heaven, heaven_tokens[heaven_turn], "",
+                  "#private .cardbtn.playable")
+            shoot(browser, base, hm, hm_tokens[hm_turn], "hm-", "#private .stackbtn.playable")
             browser.close()
         httpd.shutdown()
 

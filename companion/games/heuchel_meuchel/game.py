@@ -131,6 +131,7 @@ class HeuchelMeuchel:
     def apply(self, state: State, seat: int, move: Move) -> State:
         rules.check(state, seat, move)
         new = _copy(state)
+        new["revealed"] = False
         resolve.CARRY_OUT[move["type"]](new, seat, move)
         return new
 

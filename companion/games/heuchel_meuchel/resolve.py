@@ -1,8 +1,9 @@
 """Carrying out a checked move on a state that ``apply`` already copied.
 
 Each function changes the state in place and records, in ``state["last"]``, the public
-account of a turn (what moved where, what was taken, what was discarded), and in
-``state["revealed"]`` whether the move uncovered a card nobody had seen (no undo then).
+account of a turn (what moved where, what was taken, what was discarded), and sets
+``state["revealed"]`` (``apply`` clears it first) when the move uncovered a card that
+someone had not seen: its mover may not take it back then.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ def _begin(state: State) -> None:
         state["unused"] = [card for card in range(CARD_COUNT) if card not in placed]
     state["turn"] = state["first"]
     state["phase"] = "roll" if _uses_die(state) else "move"
+    state["revealed"] = True  # every top card turns face up
 
 
 # --- a turn ---------------------------------------------------------------------------
@@ -138,19 +140,16 @@ def settle_uncovered(state: State, column: int, row: int) -> tuple[int, bool]:
 
 def again(state: State, seat: int, move: Move) -> None:
     state["moved"], state["taken_from"], state["took"] = None, [], False
-    state["revealed"] = False
     state["phase"] = "roll" if _uses_die(state) else "move"
 
 
 def done(state: State, seat: int, move: Move) -> None:
-    state["revealed"] = False
     end_turn(state)
 
 
 def roll(state: State, seat: int, move: Move) -> None:
     value = move.get("value") or roll_die(state, DIE_SIDES)
     state["roll"] = value
-    state["revealed"] = False
     state["phase"] = "move" if board.unit_moves(state, seat) else "lose"
 
 

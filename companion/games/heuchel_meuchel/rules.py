@@ -51,6 +51,10 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _is_seat(state: State, seat: Any) -> bool:
+    return _is_int(seat) and 0 <= seat < state["players"]
+
+
 def _malformed(problem: str) -> IllegalMove:
     return IllegalMove("hm.move.malformed", problem=problem)
 
@@ -81,6 +85,8 @@ def check(state: State, seat: int, move: Any) -> None:
     """Raise IllegalMove unless ``seat`` may make ``move`` in ``state``."""
     if state["phase"] == "over":
         raise IllegalMove("hm.game.over")
+    if not _is_seat(state, seat):
+        raise IllegalMove("hm.turn.wait", seat=seat)
     check_shape(move)
     kind = move["type"]
     if state["phase"] == "setup":
@@ -205,7 +211,7 @@ def _landing_refusal(state: State, column: int, row: int, rank: int, to: int,
     if state["roll"] is not None:
         return IllegalMove("hm.die.exact", roll=state["roll"])
     if not targets:
-        return IllegalMove("hm.move.goal-limit", goal=goal)
+        return IllegalMove("hm.move.no-landing", goal=goal)
     listed = ", ".join(str(target) for target in targets)
     if to <= row or not board.free_for(state, column, to, rank):
         return IllegalMove("hm.move.upward", row=row, landings=listed)
@@ -262,7 +268,7 @@ CHECKS = {"move": _check_move, "take": _check_take, "again": _check_again,
 def legal(state: State, seat: int) -> list[Move]:
     """Every move ``seat`` may make now (empty when nothing is asked of it)."""
     phase = state["phase"]
-    if phase == "over":
+    if phase == "over" or not _is_seat(state, seat):
         return []
     if phase == "setup":
         return _setup_moves(state, seat)

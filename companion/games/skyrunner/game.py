@@ -1,0 +1,280 @@
+"""SkyRunner (Sevelin, Karlsson, Glimne; Ravensburger 2000): the Game protocol implementation.
+
+State layout (plain JSON; see docs/games/skyrunner.md): ``players``, ``options``, ``rng``,
+``building`` {levels, lanes per section}, ``colours`` (per seat), ``hands``, ``used`` (bids
+and Surprise face down before their owner), ``waiting`` (cards waiting in front of a
+player), ``deck`` (top first), ``discard``, ``out`` (unused colours), ``offer``,
+``holder``, ``round``, ``phase`` (turn, choose, resolve, over), ``choices`` (secret until
+the reveal), ``played`` (revealed cards not yet gone where they belong), ``reveal`` (what
+was revealed, for everyone to read), ``auction``, ``surprise``, ``order``, ``step``, ``pending``,
+``positions`` {seat: {level, lane}}, ``events``, ``previous`` (the last round's reveal),
+``winner``, ``revealed``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from companion.games.base import Option, Outcome, new_rng_state, revealed_nothing, shuffled
+from companion.games.skyrunner import building, resolve, rules
+from companion.games.skyrunner.data import (
+    BUILDING,
+    CARDS,
+    COLOURS,
+    DECK,
+    GAME_ID,
+    LEVELS,
+    bid_of,
+    cards_of,
+    surprise_of,
+)
+
+State = dict[str, Any]
+Move = dict[str, Any]
+
+
+def _lane_option(key: str, section: str, choices: list[int], default: str,
+                 extra: tuple[str, ...] = ()) -> Option:
+    names = {"lower": ("lower", "inférieure"), "middle": ("middle", "intermédiaire"),
+             "upper": ("upper", "supérieure")}[section]
+    values = (*extra, *(str(count) for count in choices))
+    labels = {str(count): {"en": f"{count} lanes", "fr": f"{count} voies"} for count in choices}
+    if extra:
+        labels["auto"] = {"en": "By the number of players", "fr": "Selon le nombre de joueurs"}
+    return Option(
+        key=key, kind="choice", default=default, choices=values, choice_labels=labels,
+        label={"en": f"Lanes on the {names[0]} wall you climb",
+               "fr": f"Voies du mur escaladé de la partie {names[1]}"},
+        help={"en": "Count the lines of holes on the face turned towards the climbers.",
+              "fr": "Comptez les lignes de trous de la face tournée vers les grimpeurs."},
+    )
+
+
+OPTIONS: tuple[Option, ...] = (
+    _lane_option("lower_lanes", "lower", BUILDING["lower_lanes"], "auto", ("auto",)),
+    _lane_option("middle_lanes", "middle", BUILDING["middle_lanes"],
+                 str(BUILDING["middle_default"])),
+    _lane_option("upper_lanes", "upper", BUILDING["upper_lanes"],
+                 str(BUILDING["upper_default"])),
+    Option(
+        key="levels", kind="int", default=LEVELS, low=6, high=16,
+        label={"en": "Rows of holes in each section", "fr": "Rangées de trous par partie"},
+        help={"en": "12 by default: count them on your building.",
+              "fr": "12 par défaut : comptez-les sur votre immeuble."},
+    ),
+    Option(
+        key="deck", kind="choice", default="app", choices=("app", "real"),
+        label={"en": "The deck", "fr": "La pioche"},
+        help={"en": "The companion shuffles and turns the cards, or the deck holder turns a "
+                    "real card and enters it.",
+              "fr": "Le compagnon mélange et retourne les cartes, ou le joueur qui tient la "
+                    "pioche retourne une vraie carte et la saisit."},
+        choice_labels={"app": {"en": "The companion deals", "fr": "Le compagnon distribue"},
+                       "real": {"en": "A real deck", "fr": "Une vraie pioche"}},
+    ),
+)
+
+
+def _clone(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _clone(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_clone(item) for item in value]
+    return value
+
+
+class SkyRunner:
+    id = GAME_ID
+    min_players = 2
+    max_players = 5
+    choice_keys: tuple[str, ...] = ("card", "level", "type", "target", "lane")
+
+    def options(self) -> list[Option]:
+        return list(OPTIONS)
+
+    def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise ValueError("players")
+        values = {opt.key: opt.parse(options.get(opt.key, opt.default)) for opt in OPTIONS}
+        first = options.get("first_seat")
+        first = 0 if first is None else first
+        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
+            raise ValueError("first_seat")
+        lower = values["lower_lanes"]
+        lanes = [BUILDING["lower_by_players"][str(players)] if lower == "auto" else int(lower),
+                 int(values["middle_lanes"]), int(values["upper_lanes"])]
+        colours = list(COLOURS[:players])
+        start_equipment = cards_of("equipment")[:players * DECK["start_equipment"]]
+        hands = {}
+        for seat, colour in enumerate(colours):
+            hands[str(seat)] = sorted(
+                [bid_of(colour, v) for v in range(1, 9)] + [surprise_of(colour)]
+                + [cards_of("climb", v)[seat] for v in DECK["start_climbing"]]
+                + start_equipment[seat * DECK["start_equipment"]:
+                                  (seat + 1) * DECK["start_equipment"]])
+        dealt = {card for hand in hands.values() for card in hand}
+        out = sorted(card["id"] for card in CARDS if card["kind"] in ("bid", "surprise")
+                     and card["colour"] not in colours)
+        rest = [card["id"] for card in CARDS
+                if card["id"] not in dealt and card["id"] not in out]
+        state: State = {"rng": new_rng_state(seed)}
+        deck = sorted(rest) if values["deck"] == "real" else shuffled(state, rest)
+        seats = [str(seat) for seat in range(players)]
+        state.update({
+            "game": GAME_ID,
+            "players": players,
+            "options": values,
+            "building": {"levels": values["levels"], "lanes": lanes},
+            "colours": colours,
+            "hands": hands,
+            "used": {seat: [] for seat in seats},
+            "waiting": {seat: [] for seat in seats},
+            "deck": deck,
+            "discard": [],
+            "out": out,
+            "offer": None,
+            "holder": first,
+            "round": 1,
+            "phase": "choose",
+            "positions": {seat: {"level": building.GROUND, "lane": 0} for seat in seats},
+            "previous": None,
+            "winner": None,
+            "revealed": False,
+        })
+        resolve.start_round(state)
+        state["revealed"] = False
+        return state
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        phase = state["phase"]
+        if phase == "over" or not rules.is_seat(state, seat):
+            return []
+        if phase == "turn":
+            if seat != state["holder"]:
+                return []
+            return [{"type": "turn", "card": card} for card in rules._deck_kinds(state)]
+        if phase == "choose":
+            return rules.choices(state, seat)
+        pending = state["pending"]
+        if pending is None or pending["seat"] != seat:
+            return []
+        return rules.pending_moves(state)
+
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        rules.check(state, seat, move)
+        new = {key: _clone(value) for key, value in state.items() if key != "rng"}
+        version, internal, gauss = state["rng"]
+        new["rng"] = [version, list(internal), gauss]
+        new["revealed"] = False
+        resolve.CARRY_OUT[move["type"]](new, seat, move)
+        return new
+
+    def can_undo(self, before: State, seat: int, move: Move, after: State) -> bool:
+        """Not once the cards were revealed or a new card was turned from the deck."""
+        return revealed_nothing(before, after) and not after["revealed"]
+
+    def redact_move(self, state: State, seat: int, move: Move, viewer: int | None) -> Move:
+        """Nobody but the chooser learns which card they chose (the reveal shows it)."""
+        if move.get("type") == "choose" and viewer != seat:
+            return {"type": "choose"}
+        return json.loads(json.dumps(move))
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        pending = state["pending"]
+        view: dict[str, Any] = {
+            "game": GAME_ID,
+            "players": state["players"],
+            "options": dict(state["options"]),
+            "building": _clone(state["building"]),
+            "roof": building.roof(state),
+            "per_section": building.per_section(state),
+            "colours": list(state["colours"]),
+            "phase": state["phase"],
+            "round": state["round"],
+            "holder": state["holder"],
+            "offer": None if state["offer"] is None else dict(CARDS[state["offer"]]),
+            "positions": _clone(state["positions"]),
+            "hand_counts": {s: len(cards) for s, cards in state["hands"].items()},
+            "used_counts": {s: len(cards) for s, cards in state["used"].items()},
+            "waiting": {s: [dict(CARDS[c]) for c in cards]
+                        for s, cards in state["waiting"].items()},
+            "deck_count": len(state["deck"]),
+            "discard_count": len(state["discard"]),
+            "chosen": [int(s) for s, card in state["choices"].items() if card is not None],
+            "played": {s: dict(CARDS[c]) for s, c in state["reveal"].items()},
+            "auction": _clone(state["auction"]),
+            "surprise": _clone(state["surprise"]),
+            "events": _public_events(state["events"]),
+            "previous": _public_previous(state["previous"]),
+            "pending": None if pending is None else {"seat": pending["seat"],
+                                                     "kind": pending["kind"],
+                                                     "card": dict(CARDS[pending["card"]])},
+            "turn": _turn(state),
+            "winner": state["winner"],
+            "outcome": None,
+        }
+        result = self.outcome(state)
+        if result is not None:
+            view["outcome"] = result.as_json()
+        if seat is not None and str(seat) in state["hands"]:
+            view["seat"] = seat
+            view["hand"] = [dict(CARDS[c]) for c in sorted(state["hands"][str(seat)])]
+            view["used"] = [dict(CARDS[c]) for c in sorted(state["used"][str(seat)])]
+            choice = state["choices"][str(seat)]
+            view["choice"] = None if choice is None else dict(CARDS[choice])
+            if pending is not None and pending["seat"] == seat and pending["kind"] == "climb":
+                options = rules.climb_options(state, seat, pending["card"])
+                view["climbs"] = [{"level": level, "lane": lane, "equipment": needs}
+                                  for (level, lane), needs in sorted(options.items())]
+        return view
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["phase"] != "over":
+            return None
+        winner = state["winner"]
+        heights = {seat: building.position(state, seat)[0] for seat in range(state["players"])}
+        ranking = [[winner]]
+        rest = sorted((s for s in heights if s != winner), key=lambda s: -heights[s])
+        for seat in rest:
+            if len(ranking) > 1 and heights[ranking[-1][0]] == heights[seat]:
+                ranking[-1].append(seat)
+            else:
+                ranking.append([seat])
+        return Outcome(ranking=ranking, scores=heights, reason="roof")
+
+
+def _turn(state: State) -> int | None:
+    """Whose decision the game waits for alone (None while everyone chooses)."""
+    if state["phase"] == "turn":
+        return state["holder"]
+    if state["phase"] == "resolve" and state["pending"] is not None:
+        return state["pending"]["seat"]
+    return None
+
+
+#: Event fields that name a card (or, for "cards", a list of cards).
+_CARD_FIELDS = ("card", "discarded", "by")
+
+
+def _public_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every event is public: the cards it names were revealed or shown to the table.
+    Cards are written out as in the rest of the view."""
+    public = []
+    for event in events:
+        event = _clone(event)
+        for key in _CARD_FIELDS:
+            if key in event:
+                event[key] = dict(CARDS[event[key]])
+        if "cards" in event and isinstance(event["cards"], list):
+            event["cards"] = [dict(CARDS[card]) for card in event["cards"]]
+        public.append(event)
+    return public
+
+
+def _public_previous(previous: dict[str, Any] | None) -> dict[str, Any] | None:
+    if previous is None:
+        return None
+    return {"played": {s: dict(CARDS[c]) for s, c in previous["played"].items()},
+            "auction": _clone(previous["auction"]), "surprise": _clone(previous["surprise"]),
+            "events": _public_events(previous["events"])}

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from companion.games.base import Game
 from companion.games.heuchel_meuchel import HeuchelMeuchel
 from companion.games.seventh_heaven import SeventhHeaven
+from companion.games.skyrunner import SkyRunner
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,8 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
                    "Holger Lanz, 2008", 2, 5),
 )
 
-GAMES: dict[str, Game] = {game.id: game for game in (SeventhHeaven(), HeuchelMeuchel())}
+GAMES: dict[str, Game] = {game.id: game for game in (SeventhHeaven(), HeuchelMeuchel(),
+                                                     SkyRunner())}
 
 
 def get_game(game_id: str) -> Game | None:

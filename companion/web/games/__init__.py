@@ -6,9 +6,11 @@ from typing import Any
 
 from companion.web.games.heuchel_meuchel import HeuchelMeuchelHelpers
 from companion.web.games.seventh_heaven import SeventhHeavenHelpers
+from companion.web.games.skyrunner import SkyRunnerHelpers
 
 HELPERS: dict[str, Any] = {"seventh-heaven": SeventhHeavenHelpers(),
-                           "heuchel-meuchel": HeuchelMeuchelHelpers()}
+                           "heuchel-meuchel": HeuchelMeuchelHelpers(),
+                           "skyrunner": SkyRunnerHelpers()}
 
 
 def helpers(game_id: str) -> Any:

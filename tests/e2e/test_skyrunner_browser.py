@@ -1,0 +1,136 @@
+"""Three phones and the table screen play a seeded game of SkyRunner to the roof in
+Chromium: secret choices, reveals, a tied auction, a Surprise, a sabotage and a fall that
+drags another climber down, with no card on any screen that its viewer may not see."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from companion.games.skyrunner import SkyRunner
+from tests.e2e.phones import no_horizontal_scroll, open_phone, seq_of
+from tests.sr_strategy import choose
+from tests.web.test_skyrunner_api import SEED
+
+pytestmark = pytest.mark.e2e
+NAMES = ("Ana", "Ben", "Chloé")
+G = SkyRunner()
+
+
+def card_ids(value: Any) -> set[int]:
+    """Every card id a view holds (a card is a dict with an id and a kind)."""
+    if isinstance(value, dict):
+        found = {value["id"]} if "id" in value and "kind" in value else set()
+        return found.union(*(card_ids(item) for item in value.values()))
+    if isinstance(value, list):
+        return set().union(*(card_ids(item) for item in value))
+    return set()
+
+
+def shown_cards(page: Page) -> set[int]:
+    return {int(card) for card in page.locator("[data-card]").evaluate_all(
+        "els => els.map(e => e.dataset.card)")}
+
+
+def own_cards(view: dict[str, Any]) -> set[int]:
+    mine = card_ids(view["hand"]) | card_ids(view["used"])
+    return mine | ({view["choice"]["id"]} if view["choice"] else set())
+
+
+def tap_move(page: Page, move: dict[str, Any]) -> None:
+    """Tap through the picker as a player does: cards in the hand, places on the wall, the
+    rest among the picker's buttons."""
+    picker = page.locator("#picker")
+    for _ in range(6):
+        confirm = picker.locator("button[data-confirm-move]")
+        if confirm.count():
+            confirm.click()
+            return
+        key = picker.get_attribute("data-key")
+        step = int(picker.get_attribute("data-step"))
+        if key == "card":
+            target = page.locator(f"#private [data-choose='{move['card']}'], "
+                                  f"#private [data-enter='{move['card']}']")
+        elif key == "level":
+            target = page.locator(f"#private .reach[data-level='{move['level']}']"
+                                  f"[data-lane='{move['lane']}']")
+        else:
+            target = picker.locator(f"button.option[data-value='{move[key]}']")
+        target.click()
+        expect(picker).to_have_attribute("data-step", str(step + 1 if key != "level" else 2))
+    raise AssertionError(f"the picker never reached Confirm for {move}")
+
+
+def seat_to_act(state: dict[str, Any]) -> int:
+    for seat in range(state["players"]):
+        if G.legal_moves(state, seat) and not (
+                state["phase"] == "choose" and state["choices"][str(seat)] is not None):
+            return seat
+    raise AssertionError("nobody has anything to do")
+
+
+def test_three_phones_and_the_screen_climb_to_the_roof(browser: Browser, live_server):
+    app, base = live_server["app"], live_server["base"]
+    body = app.test_client().post("/api/tables", json={
+        "game": "skyrunner", "players": 3, "seed": SEED}).get_json()
+    code, host_token = body["code"], body["host_token"]
+    table = app.extensions["tables"].get(code)
+    screen_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    screen_context.add_cookies([{"name": f"host_{code}", "value": host_token, "url": base}])
+    screen = screen_context.new_page()
+    screen.goto(f"{base}/t/{code}/screen")
+    phones = [open_phone(browser, f"{base}/j/{code}", name, seat)
+              for seat, name in enumerate(NAMES)]
+    expect(screen.locator("#seats .dot.here")).to_have_count(3)
+    screen.select_option("select[name=first_seat]", "0")
+    screen.click("text=Start the game")
+    for phone in phones:
+        expect(phone.locator("#status")).to_contain_text("Choose your card")
+    expect(screen.locator("#screen-head")).to_contain_text("0 of 3 have chosen")
+
+    seen: set[str] = set()
+    for _ in range(400):
+        with table.lock:
+            state = table.state
+        if G.outcome(state) is not None:
+            break
+        seat = seat_to_act(state)
+        move = choose(G.view(state, seat), G.legal_moves(state, seat))
+        seq = seq_of(phones[seat])
+        tap_move(phones[seat], move)
+        for phone in phones:
+            expect(phone.locator(f"#status[data-seq='{seq + 1}']")).to_have_count(1)
+        expect(screen.locator(f"#screen-head[data-seq='{seq + 1}']")).to_have_count(1)
+        with table.lock:
+            after = table.state
+        public = card_ids(G.view(after, None))
+        for other, page in enumerate(phones):
+            assert shown_cards(page) <= own_cards(G.view(after, other)) | public
+        assert shown_cards(screen) <= public
+        if after["phase"] == "choose":  # nobody sees a choice before the reveal
+            for chooser, card in after["choices"].items():
+                if card is not None and card not in public:
+                    others = [p for s, p in enumerate(phones) if str(s) != chooser]
+                    assert all(card not in shown_cards(p) for p in [*others, screen])
+        if after["round"] > state["round"]:
+            done = after["previous"]
+            seen |= {"tie"} if done["auction"]["cancelled"] else set()
+            for event in done["events"]:
+                if event["kind"] == "surprise":
+                    seen.add("surprise")
+                if event["kind"] == "sabotage" and event["falls"]:
+                    seen.add("sabotage")
+                if event["kind"] == "fall" and len(event["falls"]) > 1:
+                    seen.add("knock-on")
+                    expect(screen.locator("#board")).to_contain_text("drops from")
+    else:
+        raise AssertionError("nobody reached the roof")
+    assert seen == {"tie", "surprise", "sabotage", "knock-on"}
+    expect(screen.locator("#outcome")).to_contain_text("Game over")
+    for phone in phones:
+        expect(phone.locator("#status")).to_contain_text("Game over")
+        assert no_horizontal_scroll(phone)
+        assert phone.evaluate("window.__vibrations") >= 1
+        assert phone.evaluate("window.__wakeLocks") >= 1

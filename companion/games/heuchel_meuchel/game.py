@@ -13,7 +13,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from companion.games.base import Option, Outcome, new_rng_state, revealed_nothing, shuffled
+from companion.games.base import (
+    Option,
+    Outcome,
+    clone,
+    copy_state,
+    new_rng_state,
+    read_setup,
+    revealed_nothing,
+    shuffled,
+)
 from companion.games.heuchel_meuchel import board, resolve, rules
 from companion.games.heuchel_meuchel.data import (
     CARD_COUNT,
@@ -88,13 +97,7 @@ class HeuchelMeuchel:
         return list(OPTIONS)
 
     def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
-        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
-            raise ValueError("players")
-        values = {opt.key: opt.parse(options.get(opt.key, opt.default)) for opt in OPTIONS}
-        first = options.get("first_seat")
-        first = 0 if first is None else first
-        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
-            raise ValueError("first_seat")
+        values, first = read_setup(self, players, options)
         state: State = {"rng": new_rng_state(seed)}
         seats = [str(seat) for seat in range(players)]
         if values["deal"] == "app":
@@ -130,7 +133,7 @@ class HeuchelMeuchel:
 
     def apply(self, state: State, seat: int, move: Move) -> State:
         rules.check(state, seat, move)
-        new = _copy(state)
+        new = copy_state(state)
         new["revealed"] = False
         resolve.CARRY_OUT[move["type"]](new, seat, move)
         return new
@@ -163,13 +166,13 @@ class HeuchelMeuchel:
                       for column in state["board"]],
             "counts": {str(s): board.counts(state, s) for s in players},
             "placed": {str(s): board.placed_count(state, s) for s in players},
-            "moved": _clone(state["moved"]),
+            "moved": clone(state["moved"]),
             "took": state["took"],
             "taken_from": list(state["taken_from"]),
             "victims": [dict(victim, top=card_json(victim["top"]))
                         for victim in board.victims(state)],
             "roll": state["roll"],
-            "last": _clone(state["last"]),
+            "last": clone(state["last"]),
             "outcome": None,
         }
         result = self.outcome(state)
@@ -193,23 +196,6 @@ class HeuchelMeuchel:
                 ranking.append([seat])
         reason = "all-home" if state["options"]["die"] != "off" else "last-player"
         return Outcome(ranking=ranking, scores=scores, reason=reason)
-
-
-def _clone(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {key: _clone(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_clone(item) for item in value]
-    return value
-
-
-def _copy(state: State) -> State:
-    """A deep copy of a JSON state; the generator's 625 numbers are copied flat (apply runs
-    often, and a generic deep copy spends most of its time there)."""
-    new = {key: _clone(value) for key, value in state.items() if key != "rng"}
-    version, internal, gauss = state["rng"]
-    new["rng"] = [version, list(internal), gauss]
-    return new
 
 
 def _public_square(stack: dict[str, Any] | None, setting_up: bool) -> dict[str, Any] | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.base import IllegalMove
+from companion.games.base import IllegalMove, is_int
 from companion.games.heuchel_meuchel import board
 from companion.games.heuchel_meuchel.data import (
     CARD_COUNT,
@@ -47,12 +47,8 @@ PHASE_TYPES: dict[str, frozenset[str]] = {
 }
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _is_seat(state: State, seat: Any) -> bool:
-    return _is_int(seat) and 0 <= seat < state["players"]
+    return is_int(seat) and 0 <= seat < state["players"]
 
 
 def _malformed(problem: str) -> IllegalMove:
@@ -72,7 +68,7 @@ def check_shape(move: Any) -> None:
     if not all(isinstance(key, str) for key in move) or set(move) != expected:
         raise _malformed("expected keys " + ", ".join(sorted(expected)))
     for key in expected - {"type"}:
-        if not _is_int(move[key]):
+        if not is_int(move[key]):
             raise _malformed(f"{key} must be a whole number")
     for key in ("column", "from"):
         if key in move and not 1 <= move[key] <= COLUMNS:

@@ -15,7 +15,9 @@ from typing import Any
 from companion.games.base import (
     Option,
     Outcome,
+    clone,
     new_rng_state,
+    read_setup,
     revealed_nothing,
     shuffled,
 )
@@ -76,14 +78,6 @@ OPTIONS: tuple[Option, ...] = (
 )
 
 
-def _clone(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {key: _clone(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_clone(item) for item in value]
-    return value
-
-
 #: State fields that are flat lists of scalars, or dicts of such lists: copied flat, for speed.
 _FLAT_LISTS = frozenset({"spare", "deck", "discard", "arrived"})
 _DICTS_OF_LISTS = frozenset({"hands", "partners"})
@@ -100,7 +94,7 @@ def _copy(state: State) -> State:
         elif key == "rng" and isinstance(value, list) and len(value) == 3:
             new[key] = [value[0], list(value[1]), value[2]]
         else:
-            new[key] = _clone(value)
+            new[key] = clone(value)
     return new
 
 
@@ -125,15 +119,7 @@ class SeventhHeaven:
     # --- set-up ---------------------------------------------------------------------------
 
     def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
-        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
-            raise ValueError("players")
-        values = {opt.key: opt.parse(options.get(opt.key, opt.default)) for opt in OPTIONS}
-        first_seat = options.get("first_seat")
-        first_seat = 0 if first_seat is None else first_seat
-        if isinstance(first_seat, bool) or not isinstance(first_seat, int):
-            raise ValueError("first_seat")
-        if not 0 <= first_seat < players:
-            raise ValueError("first_seat")
+        values, first_seat = read_setup(self, players, options)
         state: State = {"rng": new_rng_state(seed)}
         partners = shuffled(state, list(COLOURS))
         per_seat = 2 if players <= 3 else 1
@@ -237,7 +223,7 @@ class SeventhHeaven:
             "places": [list(group) for group in state["places"]],
             "refilling": state["refilling"],
             "first_card": state["first_card"],
-            "last": _clone(state["last"]),
+            "last": clone(state["last"]),
             "outcome": None,
         }
         result = self.outcome(state)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from companion.games.base import IllegalMove
+from companion.games.base import IllegalMove, is_int
 from companion.games.seventh_heaven import board
 from companion.games.seventh_heaven.data import (
     CARD_COUNT,
@@ -45,10 +45,6 @@ FOOT_STEPS = (1, 2, 3)
 THREE = 3
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _malformed(problem: str) -> IllegalMove:
     return IllegalMove("7h.move.malformed", problem=problem)
 
@@ -63,7 +59,7 @@ def check_shape(move: Any) -> None:
     expected = set(MOVE_KEYS[kind]) | {"type"}
     if "card" in expected:
         card = move.get("card")
-        if not _is_int(card):
+        if not is_int(card):
             raise _malformed("card must be a card id")
         if not 0 <= card < CARD_COUNT:
             raise IllegalMove("7h.card.not-in-hand", card=card)
@@ -79,11 +75,11 @@ def check_shape(move: Any) -> None:
         if key in move and (not isinstance(move[key], str) or move[key] not in COLOURS):
             raise _malformed(f"{key} must be a colour")
     for key in INT_KEYS:
-        if key in move and not _is_int(move[key]):
+        if key in move and not is_int(move[key]):
             raise _malformed(f"{key} must be a number")
     if "cards" in move:
         cards = move["cards"]
-        if not isinstance(cards, list) or not all(_is_int(card) for card in cards):
+        if not isinstance(cards, list) or not all(is_int(card) for card in cards):
             raise _malformed("cards must be a list of card ids")
         if cards != sorted(set(cards)):
             raise _malformed("cards must be sorted and distinct")

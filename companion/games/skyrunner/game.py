@@ -16,7 +16,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from companion.games.base import Option, Outcome, new_rng_state, revealed_nothing, shuffled
+from companion.games.base import (
+    Option,
+    Outcome,
+    clone,
+    copy_state,
+    new_rng_state,
+    read_setup,
+    revealed_nothing,
+    shuffled,
+)
 from companion.games.skyrunner import building, resolve, rules
 from companion.games.skyrunner.data import (
     BUILDING,
@@ -76,14 +85,6 @@ OPTIONS: tuple[Option, ...] = (
 )
 
 
-def _clone(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {key: _clone(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_clone(item) for item in value]
-    return value
-
-
 class SkyRunner:
     id = GAME_ID
     min_players = 2
@@ -94,13 +95,7 @@ class SkyRunner:
         return list(OPTIONS)
 
     def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
-        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
-            raise ValueError("players")
-        values = {opt.key: opt.parse(options.get(opt.key, opt.default)) for opt in OPTIONS}
-        first = options.get("first_seat")
-        first = 0 if first is None else first
-        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
-            raise ValueError("first_seat")
+        values, first = read_setup(self, players, options)
         lower = values["lower_lanes"]
         lanes = [BUILDING["lower_by_players"][str(players)] if lower == "auto" else int(lower),
                  int(values["middle_lanes"]), int(values["upper_lanes"])]
@@ -163,9 +158,7 @@ class SkyRunner:
 
     def apply(self, state: State, seat: int, move: Move) -> State:
         rules.check(state, seat, move)
-        new = {key: _clone(value) for key, value in state.items() if key != "rng"}
-        version, internal, gauss = state["rng"]
-        new["rng"] = [version, list(internal), gauss]
+        new = copy_state(state)
         new["revealed"] = False
         resolve.CARRY_OUT[move["type"]](new, seat, move)
         return new
@@ -186,7 +179,7 @@ class SkyRunner:
             "game": GAME_ID,
             "players": state["players"],
             "options": dict(state["options"]),
-            "building": _clone(state["building"]),
+            "building": clone(state["building"]),
             "roof": building.roof(state),
             "per_section": building.per_section(state),
             "colours": list(state["colours"]),
@@ -194,7 +187,7 @@ class SkyRunner:
             "round": state["round"],
             "holder": state["holder"],
             "offer": None if state["offer"] is None else dict(CARDS[state["offer"]]),
-            "positions": _clone(state["positions"]),
+            "positions": clone(state["positions"]),
             "hand_counts": {s: len(cards) for s, cards in state["hands"].items()},
             "used_counts": {s: len(cards) for s, cards in state["used"].items()},
             "waiting": {s: [dict(CARDS[c]) for c in cards]
@@ -203,8 +196,8 @@ class SkyRunner:
             "discard_count": len(state["discard"]),
             "chosen": [int(s) for s, card in state["choices"].items() if card is not None],
             "played": {s: dict(CARDS[c]) for s, c in state["reveal"].items()},
-            "auction": _clone(state["auction"]),
-            "surprise": _clone(state["surprise"]),
+            "auction": clone(state["auction"]),
+            "surprise": clone(state["surprise"]),
             "events": _public_events(state["events"]),
             "previous": _public_previous(state["previous"]),
             "pending": None if pending is None else {"seat": pending["seat"],
@@ -262,7 +255,7 @@ def _public_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     Cards are written out as in the rest of the view."""
     public = []
     for event in events:
-        event = _clone(event)
+        event = clone(event)
         for key in _CARD_FIELDS:
             if key in event:
                 event[key] = dict(CARDS[event[key]])
@@ -276,5 +269,5 @@ def _public_previous(previous: dict[str, Any] | None) -> dict[str, Any] | None:
     if previous is None:
         return None
     return {"played": {s: dict(CARDS[c]) for s, c in previous["played"].items()},
-            "auction": _clone(previous["auction"]), "surprise": _clone(previous["surprise"]),
+            "auction": clone(previous["auction"]), "surprise": clone(previous["surprise"]),
             "events": _public_events(previous["events"])}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.base import IllegalMove
+from companion.games.base import IllegalMove, is_int
 from companion.games.skyrunner import building
 from companion.games.skyrunner.data import CARD_COUNT, CARDS, SABOTAGE_DROP, kind
 
@@ -27,12 +27,8 @@ MOVE_KEYS: dict[str, frozenset[str]] = {
 CHOOSABLE = frozenset({"bid", "surprise", "climb", "sabotage", "lost"})
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def is_seat(state: State, seat: Any) -> bool:
-    return _is_int(seat) and 0 <= seat < state["players"]
+    return is_int(seat) and 0 <= seat < state["players"]
 
 
 def _malformed(problem: str) -> IllegalMove:
@@ -49,7 +45,7 @@ def check_shape(move: Any) -> None:
     if not all(isinstance(key, str) for key in move) or set(move) != expected:
         raise _malformed("expected keys " + ", ".join(sorted(expected)))
     for key in expected - {"type"}:
-        if not _is_int(move[key]):
+        if not is_int(move[key]):
             raise _malformed(f"{key} must be a whole number")
     if "card" in move and not 0 <= move["card"] < CARD_COUNT:
         raise _malformed(f"card must be 0 to {CARD_COUNT - 1}")

@@ -1,5 +1,5 @@
-"""Take the README's screenshots: seeded games of In 7th Heaven and Heuchel & Meuchel, a few
-moves in, on the table screen and on the phone whose turn it is.
+"""Take the README's screenshots: seeded games of In 7th Heaven, Heuchel & Meuchel and
+SkyRunner, some moves in, on the table screen and on the phone whose turn it is.
 
 Run: .venv/bin/python scripts/screenshots.py  (needs Debian's chromium)
 """
@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 from companion import create_app  # noqa: E402
 from tests.e2e.conftest import CHROMIUM_FLAGS, PHONE  # noqa: E402
 from tests.hm_strategy import choose  # noqa: E402
+from tests.sr_strategy import choose as choose_sr  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 NAMES = ("Ana", "Ben", "Chloé", "Dev")
@@ -42,9 +43,12 @@ def new_table(app: Flask, game: str, players: int, seed: int) -> tuple[Any, list
     return app.extensions["tables"].get(code), tokens
 
 
-def play(app: Flask, table: Any, count: int, pick) -> int:
-    """Play ``count`` moves chosen by ``pick(seat, moves)``; returns the seat to move next."""
+def play(app: Flask, table: Any, count: int, pick, until=lambda table: False) -> int:
+    """Play up to ``count`` moves chosen by ``pick(seat, moves)``, stopping early when
+    ``until(table)``; returns the seat to move next."""
     for _ in range(count):
+        if until(table):
+            break
         seat = next(s for s in range(table.row.players) if mover(table, s))
         move = pick(seat, table.moves_for(seat))
         app.extensions["tables"].submit(table, seat, move, table.seq, f"s{table.seq}")
@@ -52,10 +56,22 @@ def play(app: Flask, table: Any, count: int, pick) -> int:
 
 
 def mover(table: Any, seat: int) -> bool:
+    """A seat with something to do: not one whose set-up or secret choice is done."""
+    view = table.view_for(seat)
+    if view.get("choice") is not None and view["phase"] == "choose":
+        return False
     return any(move["type"] != "lift" for move in table.moves_for(seat))
 
 
-def shoot(browser: Browser, base: str, table: Any, token: str, name: str, tap: str) -> None:
+def climbing(table: Any) -> bool:
+    """A SkyRunner climber, well up the wall, chooses among several places."""
+    pending = table.state["pending"]
+    return (pending is not None and pending["kind"] == "climb" and table.state["round"] > 12
+            and len(table.moves_for(pending["seat"])) > 4)
+
+
+def shoot(browser: Browser, base: str, table: Any, token: str, name: str,
+          tap: str | None) -> None:
     screen = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     screen.goto(f"{base}/t/{table.code}/screen")
     screen.wait_for_timeout(500)
@@ -64,7 +80,8 @@ def shoot(browser: Browser, base: str, table: Any, token: str, name: str, tap: s
     context.add_cookies([{"name": f"seat_{table.code}", "value": token, "url": base}])
     phone: Page = context.new_page()
     phone.goto(f"{base}/t/{table.code}/play")
-    phone.locator(tap).first.click()
+    if tap:
+        phone.locator(tap).first.click()
     phone.wait_for_timeout(400)
     phone.screenshot(path=str(OUT / f"{name}phone.png"))
 
@@ -82,12 +99,16 @@ def main() -> None:
             [m for m in moves if m["type"] == "move"] or moves))
         hm, hm_tokens = new_table(app, "heuchel-meuchel", 3, 5)
         hm_turn = play(app, hm, 44, lambda seat, moves: choose(hm.view_for(seat), moves))
+        sky, sky_tokens = new_table(app, "skyrunner", 3, 23)
+        sky_turn = play(app, sky, 400, lambda seat, moves: choose_sr(sky.view_for(seat), moves),
+                        until=climbing)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=shutil.which("chromium"),
                                                  args=CHROMIUM_FLAGS)
             shoot(browser, base, heaven, heaven_tokens[heaven_turn], "",
                   "#private .cardbtn.playable")
             shoot(browser, base, hm, hm_tokens[hm_turn], "hm-", "#private .stackbtn.playable")
+            shoot(browser, base, sky, sky_tokens[sky_turn], "sr-", None)
             browser.close()
         httpd.shutdown()
 

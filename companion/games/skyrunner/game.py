@@ -148,7 +148,7 @@ class SkyRunner:
         if phase == "turn":
             if seat != state["holder"]:
                 return []
-            return [{"type": "turn", "card": card} for card in rules._deck_kinds(state)]
+            return [{"type": "turn", "card": card} for card in rules.deck_kinds(state)]
         if phase == "choose":
             return rules.choices(state, seat)
         pending = state["pending"]

@@ -63,7 +63,7 @@ def check(state: State, seat: int, move: Any) -> None:
             raise IllegalMove("sr.turn.wait")
         if kind_ != "turn":
             raise IllegalMove("sr.turn.phase")
-        if move["card"] not in _deck_kinds(state):
+        if move["card"] not in deck_kinds(state):
             raise IllegalMove("sr.deck.not-in-deck")
         return
     if phase == "choose":
@@ -101,7 +101,7 @@ def choices(state: State, seat: int) -> list[Move]:
             if card != chosen and kind(card) in CHOOSABLE and (not fall or kind(card) == "bid")]
 
 
-def _deck_kinds(state: State) -> list[int]:
+def deck_kinds(state: State) -> list[int]:
     """Real deck: one card id for each kind of card still in the deck (same-kind cards are
     alike, so entering any of them is entering that card)."""
     seen: dict[tuple[str, Any], int] = {}

@@ -15,6 +15,7 @@ from companion.games.heuchel_meuchel.data import (
     RANK_IDS,
     ROWS,
     START_ROW,
+    VALUES,
     card_json,
     rank_name,
 )
@@ -48,8 +49,8 @@ class HeuchelMeuchelHelpers:
 
     def cards_of_rank(self, rank: int) -> list[dict[str, Any]]:
         """The six cards of a rank, 6 first: the table-deals entry grid."""
-        first = (rank - 1) * 6
-        return [card_json(card) for card in range(first + 5, first - 1, -1)]
+        first = (rank - 1) * VALUES
+        return [card_json(card) for card in range(first + VALUES - 1, first - 1, -1)]
 
     def row_kind(self, row: int) -> tuple[str, int] | None:
         """("start", rank) or ("goal", rank) for a patterned row, None for a plain one."""

@@ -32,6 +32,13 @@ def origin_allowed() -> bool:
     return parts.scheme in {"http", "https"} and parts.netloc == request.host
 
 
+def handshake_complete() -> bool:
+    """The headers a websocket handshake (RFC 6455, version 13) cannot do without; without
+    them flask-sock's handshake fails before any route runs."""
+    return bool(request.headers.get("Sec-WebSocket-Key")) and \
+        request.headers.get("Sec-WebSocket-Version") == "13"
+
+
 def init_app(app: Flask) -> None:
     @app.before_request
     def check_request() -> Response | None:
@@ -42,6 +49,8 @@ def init_app(app: Flask) -> None:
         upgrading = request.headers.get("Upgrade", "").lower() == "websocket"
         if (unsafe or upgrading) and not origin_allowed():
             return refusal("table.bad-origin", 403)
+        if upgrading and not handshake_complete():
+            return refusal("table.bad-request", 400, detail="websocket handshake")
         return None
 
     @app.after_request

@@ -7,7 +7,7 @@ Phones act through ordinary requests; a message sent up the socket gets a clear 
 
 from __future__ import annotations
 
-from flask import render_template, request
+from flask import current_app, render_template, request
 from flask_sock import ConnectionClosed, Sock
 
 from companion.i18n import current_lang
@@ -31,12 +31,18 @@ def register(sock: Sock) -> None:
         notice = render_template("partials/notice.html", oob=True,
                                  notice=refusal_body("table.bad-request", "",
                                                      detail="the socket only listens"))
+        limit = current_app.config["SOCK_SERVER_OPTIONS"]["max_message_size"]
         try:
             while conn.open:
                 message = ws.receive(timeout=30)
-                if message is not None:
-                    with conn.send_lock:
-                        conn.send(notice)
+                if message is None:
+                    continue
+                size = len(message.encode() if isinstance(message, str) else message)
+                if size > limit:  # the socket counts characters; the limit is in bytes
+                    ws.close(reason=1009, message="message too big")
+                    break
+                with conn.send_lock:
+                    conn.send(notice)
         except ConnectionClosed:
             pass
         finally:

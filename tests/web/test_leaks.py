@@ -1,0 +1,252 @@
+"""No page, fragment, push, API view or log entry names a card its viewer may not see.
+
+Seeded random playouts of every game through the web layer (the phone's form and the API, in
+turn). After each move, every seat's play page, a pick answer, the hub's push for it, its API
+view and its API log, and the table screen's page, push, view and log, are read: the cards they
+draw (``data-card="<id>"``) must be cards of the viewer's own ``game.view``. On top of that,
+the secrets of each game are checked against the state itself: a SkyRunner choice before the
+reveal, a Heuchel & Meuchel card hidden in a stack."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import secrets
+from typing import Any
+
+import pytest
+
+from companion.live import Connection
+from companion.web.render import render_live
+from tests.web.hostile_kit import (
+    GAMES,
+    Seated,
+    api_log,
+    api_view,
+    card_ids,
+    data_cards,
+    move_card_ids,
+    random_move,
+)
+
+#: Moves per playout: Heuchel & Meuchel's set-up alone takes some 45.
+MOVES = {"seventh-heaven": 30, "heuchel-meuchel": 60, "skyrunner": 30}
+SEEDS = {"seventh-heaven": 101, "heuchel-meuchel": 202, "skyrunner": 303}
+
+
+class Seen:
+    """Everything one viewer (a seat, or None for the table screen) is sent right now."""
+
+    def __init__(self, seated: Seated, seat: int | None, rng: random.Random) -> None:
+        table, code = seated.table, seated.code
+        self.seat = seat
+        with table.lock:
+            self.view = table.view_for(seat)
+            moves = table.moves_for(seat)
+        self.pages: dict[str, str] = {}
+        if seat is None:
+            self.pages["screen"] = seated.stranger.get(f"/t/{code}/screen").get_data(True)
+            self.pages["host screen"] = seated.host.get(f"/t/{code}/screen").get_data(True)
+            token = None
+        else:
+            phone = seated.phones[seat]
+            self.pages["play"] = phone.get(f"/t/{code}/play").get_data(True)
+            chosen: dict[str, Any] = {}
+            if moves:
+                move = rng.choice(moves)
+                key = rng.choice(sorted(move))
+                chosen = {key: move[key]}
+            response = phone.get(f"/t/{code}/pick", query_string={"pick": json.dumps(chosen)},
+                                 headers={"HX-Request": "true"})
+            assert response.status_code == 200
+            self.pages["pick"] = response.get_data(True)
+            token = seated.tokens[seat]
+        with seated.app.app_context():
+            for is_host in ((False, True) if seat is None else (False,)):
+                conn = Connection(None, code, seat, "en", is_host=is_host)
+                self.pages[f"push{' host' if is_host else ''}"] = render_live(table, conn,
+                                                                             "full")
+        body = api_view(seated.api.client, code, token)
+        self.api_view = body["view"]
+        self.log = api_log(seated.api.client, code, token)
+
+    def drawn(self) -> dict[str, set[int]]:
+        return {name: data_cards(page) for name, page in self.pages.items()}
+
+    def shown(self) -> set[int]:
+        """Every card this viewer is sent now, drawn on a page or in its API view (the log
+        is checked entry by entry: a card a seat once chose may have changed hands since)."""
+        found = card_ids(self.api_view)
+        for cards in self.drawn().values():
+            found |= cards
+        return found
+
+
+def visible_when_made(seated: Seated, seq: int, viewer: int | None) -> set[int]:
+    """The cards ``viewer`` could see just before or just after log entry ``seq``."""
+    table = seated.table
+    entry = table.log[seq - 1]
+    before = table.befores[seq]
+    after = table.game.apply(before, entry.seat, json.loads(json.dumps(entry.move)))
+    return card_ids(table.game.view(before, viewer)) | card_ids(table.game.view(after, viewer))
+
+
+def check_viewer(seated: Seated, seen: Seen) -> None:
+    own = card_ids(seen.view)
+    assert seen.api_view == json.loads(json.dumps(seen.view)), "the API view is the view"
+    for name, cards in seen.drawn().items():
+        assert cards <= own, (seated.game_id, seen.seat, name, sorted(cards - own))
+    for entry in seen.log:
+        named = move_card_ids(entry.get("move"))
+        if named:
+            visible = visible_when_made(seated, entry["seq"], seen.seat)
+            assert named <= visible, (seated.game_id, seen.seat, entry, sorted(named - visible))
+
+
+def check_skyrunner_choices(seated: Seated, seen: dict[int | None, Seen]) -> int:
+    """Returns how many secret choices it checked."""
+    state = seated.table.state
+    if state["phase"] != "choose":
+        return 0
+    checked = 0
+    for chooser, card in state["choices"].items():
+        if card is None:
+            continue
+        checked += 1
+        for viewer, what in seen.items():
+            if viewer == int(chooser):
+                continue
+            assert card not in what.shown(), (chooser, card, viewer)
+            for entry in what.log:
+                if entry["kind"] == "move" and entry["seat"] == int(chooser) \
+                        and entry["move"]["type"] == "choose":
+                    assert entry["move"] == {"type": "choose"}, entry
+    return checked
+
+
+def hidden_stack_cards(state: dict[str, Any], viewer: int | None) -> set[int]:
+    """Cards in the stacks that ``viewer`` may not see: under a top card, in a face-down pile,
+    or anything during the set-up; a seat sees all of its own column."""
+    own = state["columns"].get(str(viewer)) if viewer is not None else None
+    hidden: set[int] = set()
+    for index, column in enumerate(state["board"]):
+        if own is not None and index + 1 == own:
+            continue
+        for stack in column:
+            if stack is None:
+                continue
+            cards = list(stack["cards"])
+            if not stack["down"] and state["phase"] != "setup":
+                cards = cards[:-1]  # the top card is public
+            hidden |= set(cards)
+    return hidden
+
+
+def check_heuchel_meuchel_stacks(seated: Seated, seen: dict[int | None, Seen]) -> int:
+    """Returns how many hidden cards it checked."""
+    state = seated.table.state
+    checked = 0
+    for viewer, what in seen.items():
+        hidden = hidden_stack_cards(state, viewer)
+        assert not hidden & what.shown(), (viewer, sorted(hidden & what.shown()))
+        checked += len(hidden)
+    return checked
+
+
+def play_one(seated: Seated, rng: random.Random, step: int) -> bool:
+    found = random_move(seated.table, rng)
+    if found is None:
+        return False
+    seat, move = found
+    seq = seated.table.seq
+    if step % 2:
+        response = seated.phones[seat].post(
+            f"/t/{seated.code}/move", headers={"HX-Request": "true"},
+            data={"move": json.dumps(move), "seq": str(seq),
+                  "client_move_id": secrets.token_hex(8)})
+        assert response.status_code == 200, response.get_data(True)
+        own = card_ids(seated.table.view_for(seat))
+        assert data_cards(response.get_data(True)) <= own
+    else:
+        response = seated.api.post_move(seat, move, seq=seq)
+        assert response.status_code == 200, response.get_json()
+        assert response.get_json()["view"] == json.loads(json.dumps(
+            seated.table.view_for(seat)))
+    assert seated.table.seq == seq + 1
+    return True
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_random_playouts_leak_nothing(app, game):
+    seated = Seated(app, game, seed=SEEDS[game])
+    rng = random.Random(SEEDS[game])
+    checked = secrets_checked = 0
+    phases = set()
+    for step in range(MOVES[game]):
+        if not play_one(seated, rng, step):
+            break
+        seen = {viewer: Seen(seated, viewer, rng) for viewer in (*range(seated.players), None)}
+        for what in seen.values():
+            check_viewer(seated, what)
+        if game == "skyrunner":
+            secrets_checked += check_skyrunner_choices(seated, seen)
+        if game == "heuchel-meuchel":
+            secrets_checked += check_heuchel_meuchel_stacks(seated, seen)
+        phases.add(seated.table.state["phase"])
+        checked += 1
+    assert checked >= 20, "the playout ended too early to say much"
+    if game != "seventh-heaven":
+        assert secrets_checked >= 5, "the playout never came near the game's secrets"
+    if game == "heuchel-meuchel":
+        assert len(phases) > 1, f"the playout never left the set-up: {phases}"
+
+
+# --- SkyRunner: another seat's choice changes nothing anyone else is sent ------------------
+
+def normalised(text: str, code: str) -> str:
+    text = text.replace(code, "CODE")
+    text = re.sub(r' d="[^"]*"', "", text)  # the QR code of the join URL
+    text = re.sub(r"[0-9a-f]{32}", "ID", text)  # a confirm form's fresh client_move_id
+    return re.sub(r'"at": ?[0-9.e+]+', '"at": 0', text)
+
+
+def everything_sent(seated: Seated, viewer: int | None) -> dict[str, str]:
+    seen = Seen(seated, viewer, random.Random(0))
+    sent = dict(seen.pages)
+    sent["view"] = json.dumps(seen.api_view, sort_keys=True)
+    sent["log"] = json.dumps([{k: v for k, v in e.items() if k != "at"} for e in seen.log],
+                             sort_keys=True)
+    return {name: normalised(text, seated.code) for name, text in sent.items()}
+
+
+def test_a_skyrunner_choice_is_invisible_to_everyone_else_until_the_reveal(app):
+    """Two tables dealt alike; seat 0 chooses a different card at each. Until the reveal,
+    seats 1 and 2 and the table screen are sent exactly the same bytes at both."""
+    tables = [Seated(app, "skyrunner", seed=77) for _ in range(2)]
+    rng = random.Random(77)
+    for _ in range(40):  # the same moves at both, until seat 0 may choose
+        state = tables[0].table.state
+        if state["phase"] == "choose" and state["choices"]["0"] is None:
+            break
+        found = random_move(tables[0].table, rng)
+        assert found is not None
+        for seated in tables:
+            assert seated.api.post_move(*found, seq=seated.table.seq).status_code == 200
+    else:
+        raise AssertionError("seat 0 never came to choose")
+    choices = [m for m in tables[0].table.moves_for(0) if m["type"] == "choose"]
+    assert len(choices) >= 2
+    for seated, move in zip(tables, (choices[0], choices[-1]), strict=True):
+        assert seated.phones[0].post(
+            f"/t/{seated.code}/move",
+            data={"move": json.dumps(move), "seq": str(seated.table.seq),
+                  "client_move_id": "c1"}).status_code == 200
+    assert tables[0].table.state["phase"] == "choose"  # not revealed yet
+    for viewer in (1, 2, None):
+        first, second = (everything_sent(seated, viewer) for seated in tables)
+        for name in first:
+            assert first[name] == second[name], (viewer, name)
+    # seat 0 itself does see its own choice: the comparison can tell them apart
+    mine = [everything_sent(seated, 0)["play"] for seated in tables]
+    assert mine[0] != mine[1]

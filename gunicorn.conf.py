@@ -9,7 +9,8 @@ import os
 bind = os.environ.get("COMPANION_BIND", "0.0.0.0:5000")
 workers = 1
 worker_class = "gthread"
-threads = int(os.environ.get("COMPANION_THREADS", "128"))
+# Each websocket holds a thread for its life: 512 serves 32 tables of four with room to spare.
+threads = int(os.environ.get("COMPANION_THREADS", "512"))
 timeout = 120
 graceful_timeout = 5
 keepalive = 5

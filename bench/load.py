@@ -1,0 +1,554 @@
+"""Load: many tables of phones on the real server, and how long a move takes to reach them.
+
+Run: .venv/bin/python bench/load.py [--tables T | --ramp 8,16,32] [--phones P]
+                                    [--duration S] [--worker gthread|gevent] [--threads N]
+
+For each step (a number of tables T) it starts the Procfile's gunicorn command, with
+``-k WORKER``, on 127.0.0.1 and a fresh database; creates T tables (the three games in
+turn) through the JSON API, seats P players at each (or the game's minimum) and connects
+one real websocket per phone (``--screens`` adds the table screen's). Each table then plays
+random legal moves at a human pace: the mover (a seat whose phone says it may act) thinks
+1-3 s, asks `GET /moves`, posts one. A move's latency is the time from sending its POST
+until the last socket of its table has received the push carrying the new ``data-seq``.
+A finished game is played again.
+
+Each phone's HTTP calls come from their table's own loopback address (127.10.x.y), as
+phones on a LAN each have their own: the rate limit keys calls without a token by address.
+
+It samples the gunicorn worker's CPU time and memory from /proc, reports p50/p95/p99 per
+step, and, with ``--ramp``, stops at the first step whose p99 reaches ``--target`` ms (the
+largest step under it is the answer). Every step, and the whole run, is bounded in time;
+every process started is stopped. Loopback only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import http.client
+import json
+import math
+import os
+import platform
+import random
+import re
+import selectors
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import websocket
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from companion.games import GAMES  # noqa: E402
+
+GAME_IDS = ("seventh-heaven", "heuchel-meuchel", "skyrunner")
+SECTION = re.compile(r'<section id="(?:status|screen-head)"[^>]*>')
+ATTR = re.compile(r'data-(my-turn|status|seq)="([^"]*)"')
+TICKS = os.sysconf("SC_CLK_TCK")
+PUSH_TIMEOUT = 10.0  # a push later than this counts as missing
+HTTP_TIMEOUT = 10.0
+
+
+# --------------------------------------------------------------------------------- server
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def procfile_command() -> list[str]:
+    line = (ROOT / "Procfile").read_text().strip()
+    return shlex.split(line.partition(":")[2])
+
+
+def proc_stat(pid: int) -> tuple[int, float]:
+    """(ppid, user + system CPU seconds) of a process."""
+    text = Path(f"/proc/{pid}/stat").read_text()
+    rest = text[text.rfind(")") + 2:].split()
+    return int(rest[1]), (int(rest[11]) + int(rest[12])) / TICKS
+
+
+def proc_status(pid: int) -> dict[str, int]:
+    """VmRSS (KiB) and Threads of a process."""
+    values = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "Threads"):
+            values[key] = int(value.split()[0])
+    return values
+
+
+class Server:
+    """The Procfile's gunicorn on 127.0.0.1, in its own process group."""
+
+    def __init__(self, worker: str, threads: int, workdir: Path, port: int) -> None:
+        self.worker, self.threads, self.workdir, self.port = worker, threads, workdir, port
+        self.process: subprocess.Popen[bytes] | None = None
+        self.worker_pid: int | None = None
+
+    def start(self) -> None:
+        database = self.workdir / f"load-{self.port}.sqlite"
+        env = dict(os.environ, COMPANION_DATABASE=str(database),
+                   COMPANION_BIND=f"127.0.0.1:{self.port}", COMPANION_HOST="127.0.0.1",
+                   COMPANION_PORT=str(self.port), COMPANION_THREADS=str(self.threads))
+        command = [*procfile_command(), "-k", self.worker]
+        command[0] = str(Path(sys.executable).with_name(command[0]))
+        self.log_path = self.workdir / f"server-{self.port}.log"
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log,
+                                            stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/", timeout=1).close()
+                break
+            except OSError:
+                if self.process.poll() is not None:
+                    break
+                time.sleep(0.1)
+        else:
+            self.stop()
+            raise RuntimeError("the server did not start")
+        if self.process.poll() is not None:
+            raise RuntimeError(f"the server exited: see {self.log_path}")
+        self.worker_pid = self._find_worker()
+
+    def _find_worker(self) -> int:
+        assert self.process is not None
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                with contextlib.suppress(OSError, ValueError, IndexError):
+                    if proc_stat(int(entry.name))[0] == self.process.pid:
+                        return int(entry.name)
+        raise RuntimeError("no gunicorn worker found")
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+
+class Sampler(threading.Thread):
+    """The worker's CPU seconds, RSS and threads, every half second."""
+
+    def __init__(self, pid: int) -> None:
+        super().__init__(daemon=True)
+        self.pid = pid
+        self.samples: list[tuple[float, float, int, int]] = []  # time, cpu s, rss KiB, threads
+        self.halt = threading.Event()
+
+    def sample(self) -> None:
+        with contextlib.suppress(OSError):
+            status = proc_status(self.pid)
+            self.samples.append((time.perf_counter(), proc_stat(self.pid)[1],
+                                 status.get("VmRSS", 0), status.get("Threads", 0)))
+
+    def run(self) -> None:
+        while not self.halt.wait(0.5):
+            self.sample()
+
+    def window(self, start: float, end: float) -> dict[str, float]:
+        inside = [s for s in self.samples if start <= s[0] <= end]
+        if len(inside) < 2:
+            return {"cpu": math.nan, "rss": math.nan, "threads": math.nan}
+        cpu = (inside[-1][1] - inside[0][1]) / (inside[-1][0] - inside[0][0])
+        return {"cpu": 100 * cpu, "rss": max(s[2] for s in inside) / 1024,
+                "threads": max(s[3] for s in inside)}
+
+
+# --------------------------------------------------------------------------------- client
+
+
+class ApiError(Exception):
+    pass
+
+
+def call(port: int, method: str, path: str, body: Any = None, token: str | None = None,
+         source: str = "127.0.0.1") -> tuple[int, Any]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=HTTP_TIMEOUT,
+                                      source_address=(source, 0))
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    try:
+        conn.request(method, path, body=None if body is None else json.dumps(body),
+                     headers=headers)
+        response = conn.getresponse()
+        data = response.read()
+    finally:
+        conn.close()
+    return response.status, json.loads(data) if data else None
+
+
+@dataclass(eq=False)
+class Socket:
+    seat: int | None  # None: the table screen
+    token: str | None
+    ws: Any = None
+    seen: dict[int, float] = field(default_factory=dict)  # seq -> first arrival
+    my_turn: bool = False
+    status: str = ""
+    closed: bool = False
+
+
+@dataclass(eq=False)
+class Table:
+    index: int
+    game: str
+    players: int
+    code: str = ""
+    host: str = ""
+    source: str = ""
+    sockets: list[Socket] = field(default_factory=list)
+    cond: threading.Condition = field(default_factory=threading.Condition)
+
+    def phones(self) -> list[Socket]:
+        return [s for s in self.sockets if s.seat is not None]
+
+    def heard(self, sock: Socket, text: str, at: float) -> None:
+        found = SECTION.search(text)
+        if not found:
+            return  # a presence push: the seats only
+        attrs = dict(ATTR.findall(found.group(0)))
+        with self.cond:
+            seq = int(attrs["seq"])
+            sock.seen.setdefault(seq, at)
+            sock.my_turn = attrs.get("my-turn") == "yes"
+            sock.status = attrs.get("status", sock.status)
+            self.cond.notify_all()
+
+    def wait_all(self, seq: int, timeout: float) -> bool:
+        with self.cond:
+            return self.cond.wait_for(lambda: all(seq in s.seen for s in self.sockets), timeout)
+
+
+class Receiver(threading.Thread):
+    """One thread reads every socket (a selector), so the client stays light."""
+
+    def __init__(self, tables: list[Table]) -> None:
+        super().__init__(daemon=True)
+        self.selector = selectors.DefaultSelector()
+        for table in tables:
+            for sock in table.sockets:
+                self.selector.register(sock.ws.sock, selectors.EVENT_READ, (table, sock))
+        self.halt = threading.Event()
+        self.dropped: list[str] = []
+
+    def run(self) -> None:
+        while not self.halt.is_set():
+            for key, _ in self.selector.select(0.2):
+                table, sock = key.data
+                try:
+                    opcode, frame = sock.ws.recv_data_frame(True)
+                except Exception as error:  # a socket the server closed
+                    opcode, frame = websocket.ABNF.OPCODE_CLOSE, None
+                    self.dropped.append(f"{table.code} seat {sock.seat}: {error!r}")
+                if opcode == websocket.ABNF.OPCODE_TEXT:
+                    table.heard(sock, frame.data.decode(), time.perf_counter())
+                elif opcode == websocket.ABNF.OPCODE_CLOSE:
+                    if frame is not None:
+                        self.dropped.append(f"{table.code} seat {sock.seat}: closed")
+                    sock.closed = True
+                    self.selector.unregister(key.fileobj)
+
+
+def set_up(table: Table, port: int, screens: bool) -> None:
+    table.source = f"127.10.{table.index // 200}.{table.index % 200 + 1}"
+    status, body = call(port, "POST", "/api/tables",
+                        {"game": table.game, "players": table.players,
+                         "seed": 1000 + table.index}, source=table.source)
+    if status != 201:
+        raise ApiError(f"create {table.game}: {status} {body}")
+    table.code, table.host = body["code"], body["host_token"]
+    for seat in range(table.players):
+        status, body = call(port, "POST", f"/api/tables/{table.code}/seats",
+                            {"name": f"P{seat}", "seat": seat}, source=table.source)
+        if status != 201:
+            raise ApiError(f"join {table.code}: {status} {body}")
+        table.sockets.append(Socket(seat, body["token"]))
+    if screens:
+        table.sockets.append(Socket(None, None))
+    for sock in table.sockets:
+        cookie = f"seat_{table.code}={sock.token}" if sock.token else ""
+        sock.ws = websocket.create_connection(
+            f"ws://127.0.0.1:{port}/t/{table.code}/ws", timeout=HTTP_TIMEOUT,
+            origin=f"http://127.0.0.1:{port}", cookie=cookie)
+
+
+def start_match(table: Table, port: int) -> None:
+    with table.cond:
+        for sock in table.sockets:
+            sock.seen.clear()
+    status, body = call(port, "POST", f"/api/tables/{table.code}/start", {"first_seat": 0},
+                        token=table.host, source=table.source)
+    if status != 200:
+        raise ApiError(f"start {table.code}: {status} {body}")
+    if not table.wait_all(body["seq"], PUSH_TIMEOUT):
+        raise ApiError(f"start {table.code}: the start's push never came")
+
+
+@dataclass
+class Results:
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    moves: list[tuple[float, float, str]] = field(default_factory=list)  # push, POST, game
+    all_moves: int = 0
+    games_ended: int = 0
+    errors: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+
+
+def play(table: Table, port: int, rng: random.Random, measure_from: float, deadline: float,
+         halt: threading.Event, results: Results) -> None:
+    """The table's movers, one move at a time, until the deadline."""
+    seq = 0
+    think = rng.uniform(0, 3)  # tables start out of step
+    while not halt.is_set():
+        if time.perf_counter() + think > deadline or halt.wait(think):
+            return
+        think = rng.uniform(1, 3)
+        with table.cond:
+            turn = [s for s in table.phones() if s.my_turn]
+            over = any(s.status == "over" for s in table.phones())
+        if over:
+            with results.lock:
+                results.games_ended += 1
+            start_match(table, port)
+            seq = 0
+            continue
+        rng.shuffle(turn)
+        choice = None
+        for sock in turn:
+            status, body = call(port, "GET", f"/api/tables/{table.code}/moves",
+                                token=sock.token, source=table.source)
+            # Players set up without taking a card back (Heuchel & Meuchel's "lift").
+            moves = [m for m in body.get("moves", []) if m["type"] != "lift"] \
+                if status == 200 else []
+            if moves:
+                choice = sock, rng.choice(moves)
+                break
+        if choice is None:
+            with results.lock:
+                results.errors.append(f"{table.code} ({table.game}) seq {seq}: nobody can move")
+            return
+        sock, move = choice
+        started = time.perf_counter()
+        status, body = call(port, "POST", f"/api/tables/{table.code}/moves",
+                            {"move": move, "seq": seq,
+                             "client_move_id": f"m{seq}-{rng.getrandbits(48):x}"},
+                            token=sock.token, source=table.source)
+        answered = time.perf_counter()
+        if status != 200:
+            with results.lock:
+                results.errors.append(f"{table.code} ({table.game}) seq {seq}: {status} "
+                                      f"{(body or {}).get('error')}")
+            if status == 409 and isinstance(body, dict) and "seq" in body:
+                seq = body["seq"]
+                continue
+            return
+        seq = body["seq"]
+        if not table.wait_all(seq, PUSH_TIMEOUT):
+            with table.cond:
+                late = [s.seat for s in table.sockets if seq not in s.seen]
+            with results.lock:
+                results.missing.append(f"{table.code} ({table.game}) seq {seq}: "
+                                       f"no push after {PUSH_TIMEOUT:.0f} s to seats {late}")
+            return
+        with table.cond:
+            last = max(s.seen[seq] for s in table.sockets)
+        with results.lock:
+            results.all_moves += 1
+            if started >= measure_from:
+                results.moves.append((last - started, answered - started, table.game))
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def run_step(args: argparse.Namespace, tables_count: int, workdir: Path,
+             port: int) -> dict[str, Any]:
+    server = Server(args.worker, args.threads, workdir, port)
+    tables = []
+    for index in range(tables_count):
+        game = GAME_IDS[index % len(GAME_IDS)]
+        engine = GAMES[game]
+        players = max(engine.min_players, min(args.phones, engine.max_players))
+        tables.append(Table(index, game, players))
+    receiver: Receiver | None = None
+    sampler: Sampler | None = None
+    halt = threading.Event()
+    results = Results()
+    row: dict[str, Any] = {"tables": tables_count,
+                           "sockets": sum(t.players for t in tables)
+                           + (tables_count if args.screens else 0)}
+    try:
+        server.start()
+        assert server.worker_pid is not None
+        sampler = Sampler(server.worker_pid)
+        sampler.sample()
+        rss_idle = sampler.samples[-1][2] / 1024
+        sampler.start()
+        setup_started = time.perf_counter()
+        with ThreadPoolExecutor(8) as pool:
+            list(pool.map(lambda t: set_up(t, port, args.screens), tables))
+        receiver = Receiver(tables)
+        receiver.start()
+        with ThreadPoolExecutor(8) as pool:
+            list(pool.map(lambda t: start_match(t, port), tables))
+        row["setup_s"] = time.perf_counter() - setup_started
+        client_before = os.times()
+        begin = time.perf_counter()
+        measure_from, deadline = begin + args.warmup, begin + args.warmup + args.duration
+        players = [threading.Thread(target=play, daemon=True,
+                                    args=(t, port, random.Random(args.seed * 7919 + t.index),
+                                          measure_from, deadline, halt, results))
+                   for t in tables]
+        for thread in players:
+            thread.start()
+        for thread in players:
+            thread.join(timeout=max(0.0, deadline - time.perf_counter()) + PUSH_TIMEOUT
+                        + 2 * HTTP_TIMEOUT)
+        end = time.perf_counter()
+        client_after = os.times()
+        usage = sampler.window(measure_from, end)
+        pushes = [m[0] * 1000 for m in results.moves]
+        posts = [m[1] * 1000 for m in results.moves]
+        row.update({
+            "moves": len(pushes), "rate": len(pushes) / max(1e-9, end - measure_from),
+            "p50": percentile(pushes, 0.50), "p95": percentile(pushes, 0.95),
+            "p99": percentile(pushes, 0.99), "max": max(pushes, default=math.nan),
+            "post_p50": percentile(posts, 0.50), "post_p99": percentile(posts, 0.99),
+            "cpu": usage["cpu"], "rss": usage["rss"], "rss_idle": rss_idle,
+            "threads": usage["threads"],
+            "client_cpu": 100 * ((client_after.user + client_after.system)
+                                 - (client_before.user + client_before.system))
+            / max(1e-9, end - begin),
+            "games_ended": results.games_ended, "errors": results.errors,
+            "missing": list(results.missing), "dropped": list(receiver.dropped),
+            "by_game": {game: percentile([m[0] * 1000 for m in results.moves
+                                          if m[2] == game], 0.99) for game in GAME_IDS},
+        })
+    except (ApiError, OSError, RuntimeError, websocket.WebSocketException) as error:
+        row["failed"] = f"{type(error).__name__}: {error}"
+    finally:
+        halt.set()
+        if receiver is not None:
+            receiver.halt.set()
+            receiver.join(timeout=5)
+        for table in tables:
+            for sock in table.sockets:
+                if sock.ws is not None:
+                    with contextlib.suppress(Exception):
+                        sock.ws.close(timeout=0.5)
+        if sampler is not None:
+            sampler.halt.set()
+        server.stop()
+    return row
+
+
+def describe(row: dict[str, Any]) -> str:
+    if "failed" in row:
+        return f"T={row['tables']:4} sockets={row['sockets']:5}  FAILED: {row['failed']}"
+    return (f"T={row['tables']:4} sockets={row['sockets']:5} moves={row['moves']:5} "
+            f"({row['rate']:5.1f}/s)  push p50 {row['p50']:6.1f} p95 {row['p95']:6.1f} "
+            f"p99 {row['p99']:6.1f} max {row['max']:6.1f} ms  POST p50 {row['post_p50']:5.1f} "
+            f"p99 {row['post_p99']:6.1f} ms  server CPU {row['cpu']:5.1f}% "
+            f"RSS {row['rss_idle']:.0f}->{row['rss']:.0f} MiB threads {row['threads']}  "
+            f"client CPU {row['client_cpu']:4.1f}%  setup {row['setup_s']:.1f} s  "
+            f"games ended {row['games_ended']}  errors {len(row['errors'])} "
+            f"missing {len(row['missing'])} dropped {len(row['dropped'])}")
+
+
+def passes(row: dict[str, Any], target: float) -> bool:
+    return ("failed" not in row and row["moves"] > 0 and row["p99"] < target
+            and not row["errors"] and not row["missing"] and not row["dropped"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=10, help="tables (one step)")
+    parser.add_argument("--ramp", default="", help="steps of tables, e.g. 8,16,32 (overrides"
+                        " --tables); stops at the first step over --target")
+    parser.add_argument("--phones", type=int, default=4, help="phones per table")
+    parser.add_argument("--screens", action="store_true", help="a table screen per table too")
+    parser.add_argument("--duration", type=float, default=45, help="measured seconds per step")
+    parser.add_argument("--warmup", type=float, default=3, help="unmeasured seconds first")
+    parser.add_argument("--worker", default="gthread", help="gunicorn worker class (-k)")
+    parser.add_argument("--threads", type=int, default=128, help="COMPANION_THREADS")
+    parser.add_argument("--target", type=float, default=100, help="p99 target in ms")
+    parser.add_argument("--keep-going", action="store_true",
+                        help="run every step of the ramp, not only up to the first miss")
+    parser.add_argument("--budget", type=float, default=290, help="seconds for the whole run")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", type=Path, help="write the rows here too")
+    args = parser.parse_args()
+    args.duration = min(args.duration, 240)
+    steps = [int(s) for s in args.ramp.split(",") if s.strip()] or [args.tables]
+    if any(s < 1 or s > 1000 for s in steps) or not 1 <= args.phones <= 6:
+        parser.error("1-1000 tables and 1-6 phones per table")
+    print(f"# {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()},"
+          f" worker {args.worker}, threads {args.threads}, {args.phones} phones per table"
+          f"{' + a screen' if args.screens else ''}, {args.duration:.0f} s per step"
+          f" after {args.warmup:.0f} s warm-up, think 1-3 s", flush=True)
+    run_started = time.monotonic()
+    rows = []
+    best = None
+    missed = False  # the answer is the last step before the first miss
+    with tempfile.TemporaryDirectory(prefix="companion-load-") as tmp:
+        for tables_count in steps:
+            estimate = args.duration + args.warmup + 15 + tables_count * 0.1
+            if time.monotonic() - run_started + estimate > args.budget:
+                print(f"# budget: T={tables_count} not run", flush=True)
+                break
+            port = free_port()
+            row = run_step(args, tables_count, Path(tmp), port)
+            rows.append(row)
+            print(describe(row), flush=True)
+            for line in (row.get("missing", []) + row.get("errors", [])
+                         + row.get("dropped", []))[:5]:
+                print(f"    {line}", flush=True)
+            if passes(row, args.target):
+                if not missed:
+                    best = tables_count
+                continue
+            missed = True
+            if "failed" in row:
+                log = Path(tmp) / f"server-{port}.log"
+                if log.exists():
+                    print("    server log tail: "
+                          + " | ".join(log.read_text().splitlines()[-5:]), flush=True)
+            if not args.keep_going:
+                break
+    if len(steps) > 1:
+        print(f"# largest step with p99 < {args.target:.0f} ms: "
+              f"{best if best is not None else 'none'} tables", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps({"args": vars(args) | {"json": str(args.json)},
+                                         "rows": rows, "best": best}, indent=1, default=str))
+
+
+if __name__ == "__main__":
+    main()

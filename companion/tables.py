@@ -315,7 +315,7 @@ class Tables:
                 table.match.outcome = outcome_json
                 table.match.ended_at = entry.at
         self._changed(table)
-        return table.seq, False
+        return entry.seq, False
 
     def explain(self, table: Table, seat: int, move: Any) -> TableError | None:
         """Why ``move`` would be refused now, without changing anything (None: it wouldn't)."""

@@ -89,8 +89,6 @@ def main() -> int:
         ("views compared with a replay of the log (every seat and screen, every check)",
          run.checked["views"]),
         ("sockets come back with their full, current view first", run.checked["reconnects"]),
-        ("answers whose seq was past their move's (other moves came in between)",
-         len(run.later_answers)),
         ("problems", len(run.problems)),
     ]
     width = max(len(text) for text, _ in lines)

@@ -370,8 +370,6 @@ class FaultRun:
         self.phones: dict[tuple[str, int | None], Phone] = {}
         self.kills = 0
         self.problems: list[str] = []
-        #: Moves whose answer gave a seq past their own (other moves came in between).
-        self.later_answers: set[tuple[int, str]] = set()
         self.checked = {"restarts": 0, "acknowledged": 0, "views": 0, "reconnects": 0,
                         "cut": 0, "undos": 0, "half_posts": 0}
 
@@ -577,12 +575,10 @@ class FaultRun:
                 problems.append(f"{key}, sent once, was answered as a repeat")
             if 409 in mine.answers and key in by_id:
                 problems.append(f"{key} was refused as stale, yet it is in the log")
-            if mine.acknowledged and not mine.repeated and mine.answered_seq is not None:
-                if mine.answered_seq < mine.seq + 1:
-                    problems.append(f"{key} applied at {mine.seq + 1}, answered seq "
-                                    f"{mine.answered_seq}")
-                elif mine.answered_seq > mine.seq + 1:
-                    self.later_answers.add(key)
+            if mine.acknowledged and not mine.repeated and mine.answered_seq is not None \
+                    and mine.answered_seq != mine.seq + 1:
+                problems.append(f"{key} applied at {mine.seq + 1}, answered seq "
+                                f"{mine.answered_seq}")
         return problems
 
     def _check_phone(self, phone: Phone, viewer: int | None, seq: int, fresh: bool,

@@ -33,9 +33,7 @@ import platform
 import random
 import re
 import selectors
-import shlex
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -53,6 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.games import GAMES  # noqa: E402
+from tests.web.server_process import free_port, procfile_command  # noqa: E402
 
 GAME_IDS = ("seventh-heaven", "heuchel-meuchel", "skyrunner")
 SECTION = re.compile(r'<section id="(?:status|screen-head)"[^>]*>')
@@ -63,17 +62,6 @@ HTTP_TIMEOUT = 10.0
 
 
 # --------------------------------------------------------------------------------- server
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def procfile_command() -> list[str]:
-    line = (ROOT / "Procfile").read_text().strip()
-    return shlex.split(line.partition(":")[2])
 
 
 def proc_stat(pid: int) -> tuple[int, float]:
@@ -497,7 +485,8 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=45, help="measured seconds per step")
     parser.add_argument("--warmup", type=float, default=3, help="unmeasured seconds first")
     parser.add_argument("--worker", default="gthread", help="gunicorn worker class (-k)")
-    parser.add_argument("--threads", type=int, default=128, help="COMPANION_THREADS")
+    parser.add_argument("--threads", type=int, default=512,
+                        help="COMPANION_THREADS (gunicorn.conf.py's default is 512)")
     parser.add_argument("--target", type=float, default=100, help="p99 target in ms")
     parser.add_argument("--keep-going", action="store_true",
                         help="run every step of the ramp, not only up to the first miss")

@@ -135,6 +135,11 @@ def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def is_seat(state: State, seat: Any) -> bool:
+    """A seat of this table (``state["players"]`` seats, numbered from 0)."""
+    return is_int(seat) and 0 <= seat < state["players"]
+
+
 def read_setup(game: Game, players: Any, options: dict[str, Any]) -> tuple[dict[str, Any], int]:
     """The checks every ``setup`` starts with: the player count, the game's options
     (defaults filled in) and the first seat the platform names; ValueError when bad."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.base import IllegalMove, is_int
+from companion.games.base import IllegalMove, is_int, is_seat
 from companion.games.heuchel_meuchel import board
 from companion.games.heuchel_meuchel.data import (
     CARD_COUNT,
@@ -47,10 +47,6 @@ PHASE_TYPES: dict[str, frozenset[str]] = {
 }
 
 
-def _is_seat(state: State, seat: Any) -> bool:
-    return is_int(seat) and 0 <= seat < state["players"]
-
-
 def _malformed(problem: str) -> IllegalMove:
     return IllegalMove("hm.move.malformed", problem=problem)
 
@@ -81,7 +77,7 @@ def check(state: State, seat: int, move: Any) -> None:
     """Raise IllegalMove unless ``seat`` may make ``move`` in ``state``."""
     if state["phase"] == "over":
         raise IllegalMove("hm.game.over")
-    if not _is_seat(state, seat):
+    if not is_seat(state, seat):
         raise IllegalMove("hm.turn.wait", seat=seat)
     check_shape(move)
     kind = move["type"]
@@ -264,7 +260,7 @@ CHECKS = {"move": _check_move, "take": _check_take, "again": _check_again,
 def legal(state: State, seat: int) -> list[Move]:
     """Every move ``seat`` may make now (empty when nothing is asked of it)."""
     phase = state["phase"]
-    if phase == "over" or not _is_seat(state, seat):
+    if phase == "over" or not is_seat(state, seat):
         return []
     if phase == "setup":
         return _setup_moves(state, seat)

@@ -21,6 +21,7 @@ from companion.games.base import (
     Outcome,
     clone,
     copy_state,
+    is_seat,
     new_rng_state,
     read_setup,
     revealed_nothing,
@@ -143,7 +144,7 @@ class SkyRunner:
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         phase = state["phase"]
-        if phase == "over" or not rules.is_seat(state, seat):
+        if phase == "over" or not is_seat(state, seat):
             return []
         if phase == "turn":
             if seat != state["holder"]:

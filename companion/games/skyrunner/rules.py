@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.base import IllegalMove, is_int
+from companion.games.base import IllegalMove, is_int, is_seat
 from companion.games.skyrunner import building
 from companion.games.skyrunner.data import CARD_COUNT, CARDS, SABOTAGE_DROP, kind
 
@@ -25,10 +25,6 @@ MOVE_KEYS: dict[str, frozenset[str]] = {
     "fall": frozenset({"lane"}),
 }
 CHOOSABLE = frozenset({"bid", "surprise", "climb", "sabotage", "lost"})
-
-
-def is_seat(state: State, seat: Any) -> bool:
-    return is_int(seat) and 0 <= seat < state["players"]
 
 
 def _malformed(problem: str) -> IllegalMove:

@@ -1,0 +1,282 @@
+"""The Climbers (Holger Lanz, Chili-Spiele 2008): the Game protocol implementation.
+
+State layout (plain JSON; see docs/games/climbers.md): ``game``, ``players``, ``options``,
+``first``, ``phase`` (build, play, over), ``turn``, ``step`` (before or after the block move),
+``walked`` (the figure walked in this step), ``round``, ``turns``, ``blocks`` {id: place or
+None}, ``order`` (the build order), ``figures`` {seat: "x,y" or None on the table},
+``ladders`` {seat: ladders left}, ``stones`` {seat: "unused" or "used"}, ``blocked`` {seat:
+the block its stone lies on}, ``last_moved`` (barred to the player on turn), ``moved`` (the
+block moved this turn), ``start`` {height, dipped}, ``top_before``, ``round_topped``,
+``last_chance``, ``reached`` {seat: the turn it last changed height}, ``events``.
+Nothing is hidden in this game: every view shows the whole table.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from companion.games.base import Option, Outcome, clone, copy_state, is_seat, read_setup
+from companion.games.climbers import rules
+from companion.games.climbers.data import BLOCKS, COLOURS, FOUNDATIONS, GAME_ID, LADDERS
+from companion.games.climbers.geometry import Tower
+from companion.games.climbers.tower import foundations, generate
+
+State = dict[str, Any]
+Move = dict[str, Any]
+
+
+def _choice(key: str, default: str, label: tuple[str, str], help_: tuple[str, str],
+            choices: dict[str, tuple[str, str]]) -> Option:
+    return Option(key=key, kind="choice", default=default, choices=tuple(choices),
+                  label={"en": label[0], "fr": label[1]}, help={"en": help_[0], "fr": help_[1]},
+                  choice_labels={value: {"en": en, "fr": fr}
+                                 for value, (en, fr) in choices.items()})
+
+
+OPTIONS: tuple[Option, ...] = (
+    _choice("tower", "generated", ("Start tower", "Tour de départ"),
+            ("The companion draws a start tower and shows how to build it, or you enter the "
+             "tower your group built.",
+             "Le compagnon tire une tour de départ et montre comment la construire, ou vous "
+             "saisissez la tour que votre groupe a construite."),
+            {"generated": ("Drawn by the companion", "Tirée par le compagnon"),
+             "own": ("Our own tower", "Notre propre tour")}),
+    _choice("contact", "square", ("A block touches the construction", "Un bloc touche la "
+                                  "construction"),
+            ("How much of a moved block must touch the construction.",
+             "Quelle part d'un bloc déplacé doit toucher la construction."),
+            {"square": ("By at least one square", "Par au moins un carré"),
+             "face": ("By a whole face", "Par une face entière")}),
+    _choice("descent", "allowed", ("Going down", "Descendre"),
+            ("The French rulebook lets a figure go down during a turn; later editions never.",
+             "La règle française permet de redescendre pendant un tour ; les éditions "
+             "suivantes jamais."),
+            {"allowed": ("Allowed, if the figure ends higher", "Permis, si la figurine finit "
+                         "plus haut"),
+             "never": ("Never (later editions)", "Jamais (éditions suivantes)")}),
+    _choice("tie", "last", ("Figures tied highest", "Figurines à égalité au plus haut"),
+            ("Who wins when the highest figures stand as high.",
+             "Qui gagne quand les figurines les plus hautes sont à la même hauteur."),
+            {"last": ("The last to get there (French rulebook)",
+                      "Le dernier arrivé (règle française)"),
+             "first": ("The first to get there (English editions)",
+                       "Le premier arrivé (éditions anglaises)")}),
+)
+
+
+class Climbers:
+    id = GAME_ID
+    min_players = 2
+    max_players = 5
+    choice_keys: tuple[str, ...] = ("type", "to", "block", "top", "long", "at", "ladders",
+                                    "x", "y")
+
+    def options(self) -> list[Option]:
+        return list(OPTIONS)
+
+    def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
+        values, first = read_setup(self, players, options)
+        if values["tower"] == "generated":
+            blocks, order = generate(seed)
+        else:
+            blocks = {block_id: None for block_id in BLOCKS}
+            blocks.update(foundations())
+            order = list(FOUNDATIONS)
+        seats = [str(seat) for seat in range(players)]
+        return {
+            "game": GAME_ID,
+            "players": players,
+            "options": values,
+            "first": first,
+            "phase": "build",
+            "turn": first,
+            "step": "before",
+            "walked": False,
+            "round": 0,
+            "turns": 0,
+            "blocks": {block_id: blocks[block_id] for block_id in BLOCKS},
+            "order": order,
+            "figures": {seat: None for seat in seats},
+            "ladders": {seat: list(LADDERS) for seat in seats},
+            "stones": {seat: "unused" for seat in seats},
+            "blocked": {},
+            "last_moved": None,
+            "moved": None,
+            "start": {"height": 0, "dipped": False},
+            "top_before": 0,
+            "round_topped": False,
+            "last_chance": False,
+            "reached": {seat: 0 for seat in seats},
+            "events": [],
+        }
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        return rules.legal(state, seat)
+
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        done = rules.check(state, seat, move)
+        new = copy_state(state)
+        new["events"] = []
+        kind = move["type"]
+        if kind == "built":
+            new["phase"] = "play"
+            new["round"] = 1
+            _start_turn(new, new["first"])
+        elif kind in ("build", "block"):
+            assert isinstance(done, rules.Placement)
+            _place(new, done)
+            if kind == "block":
+                new["moved"] = done.block
+                new["step"], new["walked"] = "after", False
+        elif kind == "walk":
+            assert isinstance(done, rules.Walk)
+            _walk(new, seat, done)
+        elif kind == "pass":
+            new["step"], new["walked"] = "after", False
+        else:
+            if kind == "stone":
+                new["stones"][str(seat)] = "used"
+                new["blocked"][str(seat)] = move["block"]
+                new["events"].append({"kind": "stone", "block": move["block"]})
+            _end_turn(new, seat)
+        return new
+
+    def can_undo(self, before: State, seat: int, move: Move, after: State) -> bool:
+        """Everything can be taken back by its mover: the companion draws nothing."""
+        return True
+
+    def redact_move(self, state: State, seat: int, move: Move, viewer: int | None) -> Move:
+        """Nothing is secret in this game."""
+        return json.loads(json.dumps(move))
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        built = Tower(state["blocks"])
+        heights = {s: rules.height_of(state, int(s), built) for s in state["figures"]}
+        view: dict[str, Any] = {
+            "game": GAME_ID,
+            "players": state["players"],
+            "options": dict(state["options"]),
+            "colours": list(COLOURS[:state["players"]]),
+            "phase": state["phase"],
+            "first": state["first"],
+            "turn": None if state["phase"] == "over" else state["turn"],
+            "step": state["step"],
+            "walked": state["walked"],
+            "round": state["round"],
+            "last_chance": state["last_chance"],
+            "blocks": [_block_view(block_id, spot) for block_id in state["order"]
+                       if (spot := state["blocks"][block_id]) is not None],
+            "order": list(state["order"]),
+            "unplaced": [block_id for block_id, spot in state["blocks"].items() if spot is None],
+            "cells": [{"x": x, "y": y, "height": h, "block": block_id,
+                       "top": built.blocks[block_id]["top"]}
+                      for (x, y), (h, block_id) in sorted(built.top.items())],
+            "bounds": list(built.bounds()),
+            "figures": {s: {"place": place, "height": heights[s]}
+                        for s, place in state["figures"].items()},
+            "ladders": clone(state["ladders"]),
+            "stones": dict(state["stones"]),
+            "blocked": dict(state["blocked"]),
+            "last_moved": state["last_moved"],
+            "moved": state["moved"],
+            "start": dict(state["start"]),
+            "events": clone(state["events"]),
+            "outcome": None,
+        }
+        if state["phase"] == "play":
+            view["movable"] = rules.movable(state) if state["step"] == "before" else []
+            view["stuck"] = (state["step"] == "after" and state["walked"]
+                             and not rules.may_end(state, heights[str(state["turn"])],
+                                                   state["start"]["dipped"]))
+        if seat is not None and is_seat(state, seat):
+            view["seat"] = seat
+            if state["phase"] == "play" and seat == state["turn"] and not state["walked"]:
+                reach: dict[str, list[str]] = {}
+                for move in rules.walks(state, seat):
+                    reach.setdefault(move["to"], []).append(move["ladders"])
+                view["reach"] = reach
+        result = self.outcome(state)
+        if result is not None:
+            view["outcome"] = result.as_json()
+        return view
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state["phase"] != "over":
+            return None
+        built = Tower(state["blocks"])
+        heights = {seat: rules.height_of(state, seat, built) for seat in range(state["players"])}
+        last = state["options"]["tie"] == "last"
+
+        def rank(seat: int) -> tuple[int, int]:
+            reached = state["reached"][str(seat)]
+            return (-heights[seat], -reached if last else reached)
+
+        ranking: list[list[int]] = []
+        for seat in sorted(heights, key=rank):
+            if ranking and rank(ranking[-1][0]) == rank(seat):
+                ranking[-1].append(seat)
+            else:
+                ranking.append([seat])
+        return Outcome(ranking=ranking, scores=heights, reason="last-chance")
+
+
+def _block_view(block_id: str, spot: dict[str, Any]) -> dict[str, Any]:
+    return {"id": block_id, "kind": BLOCKS[block_id].kind.name, **spot}
+
+
+def _place(state: State, done: rules.Placement) -> None:
+    state["blocks"][done.block] = done.spot
+    if done.block in state["order"]:
+        state["order"].remove(done.block)
+    state["order"].append(done.block)
+    for seat, place in done.pushed.items():
+        state["figures"][seat] = place
+    if done.pushed:
+        state["events"].append({"kind": "pushed", "figures": dict(done.pushed)})
+
+
+def _walk(state: State, seat: int, done: rules.Walk) -> None:
+    before = rules.height_of(state, seat)
+    state["figures"][str(seat)] = done.to
+    for name in LADDERS:
+        if done.ladders & (1 << LADDERS.index(name)):
+            state["ladders"][str(seat)].remove(name)
+            state["events"].append({"kind": "ladder", "ladder": name})
+    state["start"]["dipped"] = state["start"]["dipped"] or done.dipped
+    state["walked"] = True
+    if rules.height_of(state, seat) != before:
+        state["reached"][str(seat)] = state["turns"]
+
+
+def _start_turn(state: State, seat: int) -> None:
+    state["turn"] = seat
+    state["step"], state["walked"], state["moved"] = "before", False, None
+    state["blocked"].pop(str(seat), None)
+    state["turns"] += 1
+    built = Tower(state["blocks"])
+    state["start"] = {"height": rules.height_of(state, seat, built), "dipped": False}
+    state["top_before"] = max(rules.height_of(state, s, built) for s in range(state["players"]))
+
+
+def _end_turn(state: State, seat: int) -> None:
+    """The next player's turn, or the end: a round without a new top gives the first player
+    a last chance, and a last chance that does not top ends the game at once."""
+    topped = rules.height_of(state, seat) > state["top_before"]
+    state["round_topped"] = state["round_topped"] or topped
+    if state["last_chance"]:
+        if not topped:
+            state["phase"] = "over"
+            state["events"].append({"kind": "over"})
+            return
+        state["last_chance"] = False
+    state["last_moved"] = state["moved"]
+    following = (seat + 1) % state["players"]
+    if following == state["first"]:
+        state["last_chance"] = not state["round_topped"]
+        state["round_topped"] = False
+        state["round"] += 1
+        if state["last_chance"]:
+            state["events"].append({"kind": "last-chance"})
+    _start_turn(state, following)
+

@@ -1,0 +1,395 @@
+"""The tower's geometry, apart from the rules of play: shapes, the height map, the building
+constraints, and where a figure can walk.
+
+The grid: x runs east, y north, z up. One unit is one figure's square across and half a
+cube's edge in height. A block never rests on a hole and only a block with nothing on it
+may be taken away, so every column of the tower is solid from the table up: a height map
+(square → height and the block on top) describes the whole tower.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from companion.games.climbers.data import (
+    ALL_COLOURS,
+    FREE_STEP,
+    GREY,
+    LONG_LADDER,
+    SHORT_LADDER,
+    Block,
+)
+
+Square = tuple[int, int]
+Placed = dict[str, Any]  # {"x", "y", "z", "w", "d", "h", "top", "long"}
+#: A figure's place: "x,y" on the top of a column, or the table (None) around the tower.
+TABLE = "table"
+SIDES: tuple[Square, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+# --- shapes ----------------------------------------------------------------------------------
+
+
+def shape(block: Block, top: str, long: str | None) -> tuple[int, int, int] | None:
+    """Footprint (w along x, d along y) and height of ``block`` turned with ``top`` up and its
+    longer side along ``long`` ("x", "y", or None for a square footprint); None when the
+    block cannot lie so."""
+    if top not in ALL_COLOURS or long not in (None, "x", "y"):
+        return None
+    small, middle, large = block.kind.size
+    if block.kind.name == "cube":
+        return (small, small, small) if long is None else None
+    if block.grey_all_over:
+        if top != GREY:
+            return None
+        odd, upright = large, long is None
+    else:
+        odd = small if small != middle else large  # the edge that differs from the other two
+        upright = top in (block.square_pair or ())
+    if upright:
+        return (middle, middle, odd) if long is None else None
+    if long is None:
+        return None
+    return (odd, middle, middle) if long == "x" else (middle, odd, middle)
+
+
+def shapes(block: Block) -> list[tuple[str, str | None, int, int, int]]:
+    """Every way to turn ``block``: (top, long, w, d, h)."""
+    found = []
+    for top in ALL_COLOURS:
+        for long in (None, "x", "y"):
+            dims = shape(block, top, long)
+            if dims is not None:
+                found.append((top, long, *dims))
+    return found
+
+
+def footprint(x: int, y: int, w: int, d: int) -> Iterator[Square]:
+    for i in range(w):
+        for j in range(d):
+            yield (x + i, y + j)
+
+
+def perimeter(x: int, y: int, w: int, d: int) -> Iterator[tuple[str, Square]]:
+    """The squares just outside a footprint, each with the side it touches."""
+    for i in range(w):
+        yield "south", (x + i, y - 1)
+        yield "north", (x + i, y + d)
+    for j in range(d):
+        yield "west", (x - 1, y + j)
+        yield "east", (x + w, y + j)
+
+
+def square_name(square: Square) -> str:
+    return f"{square[0]},{square[1]}"
+
+
+def parse_square(name: Any) -> Square | None:
+    """``"x,y"`` as a square, or None when it is not one."""
+    if not isinstance(name, str) or name.count(",") != 1 or len(name) > 12:
+        return None
+    left, right = name.split(",")
+    try:
+        return int(left), int(right)
+    except ValueError:
+        return None
+
+
+# --- the height map --------------------------------------------------------------------------
+
+
+class Tower:
+    """The height map of the placed blocks (less ``without``, a block being moved)."""
+
+    def __init__(self, blocks: dict[str, Placed | None], without: str | None = None) -> None:
+        placed = sorted((spot["z"], block_id) for block_id, spot in blocks.items()
+                        if spot is not None and block_id != without)
+        self.blocks: dict[str, Placed] = {block_id: blocks[block_id] for _, block_id in placed}
+        self.top: dict[Square, tuple[int, str]] = {}
+        for z, block_id in placed:
+            spot = self.blocks[block_id]
+            for square in footprint(spot["x"], spot["y"], spot["w"], spot["d"]):
+                self.top[square] = (z + spot["h"], block_id)
+
+    def height(self, square: Square) -> int:
+        found = self.top.get(square)
+        return found[0] if found else 0
+
+    def block_at(self, square: Square) -> str | None:
+        found = self.top.get(square)
+        return found[1] if found else None
+
+    def colour(self, square: Square) -> str:
+        """The colour a figure would stand on there: the top block's, or the table's grey."""
+        block_id = self.block_at(square)
+        return GREY if block_id is None else self.blocks[block_id]["top"]
+
+    def visible(self, block_id: str) -> list[Square]:
+        """The squares of the block's top that nothing covers."""
+        spot = self.blocks[block_id]
+        return [square for square in footprint(spot["x"], spot["y"], spot["w"], spot["d"])
+                if self.block_at(square) == block_id]
+
+    def fully_visible(self, block_id: str) -> bool:
+        spot = self.blocks[block_id]
+        return len(self.visible(block_id)) == spot["w"] * spot["d"]
+
+    def bounds(self) -> tuple[int, int, int, int]:
+        """The smallest and largest x and y the blocks cover."""
+        if not self.top:
+            return 0, 0, 0, 0
+        xs = [x for x, _ in self.top]
+        ys = [y for _, y in self.top]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    def rest_height(self, x: int, y: int, w: int, d: int) -> int | None:
+        """The height a block with this footprint rests at, or None when the squares under it
+        are not all the same height (a hole or an overhang)."""
+        heights = {self.height(square) for square in footprint(x, y, w, d)}
+        return heights.pop() if len(heights) == 1 else None
+
+    def touches(self, x: int, y: int, w: int, d: int, z: int, h: int, whole_face: bool) -> bool:
+        """Whether a block here touches the construction: resting on blocks always does
+        (its whole underside lies on them); on the table a side must touch a block, over at
+        least one unit square, or over the whole side with ``whole_face``."""
+        if z > 0:
+            return True
+        sides: dict[str, list[int]] = {}
+        for side, square in perimeter(x, y, w, d):
+            sides.setdefault(side, []).append(self.height(square))
+        if whole_face:
+            return any(min(heights) >= h for heights in sides.values())
+        return any(height > 0 for heights in sides.values() for height in heights)
+
+    def edge_squares(self) -> set[Square]:
+        """Block squares a figure on the table can step onto: beside a bare table square."""
+        return {square for square in self.top
+                if any((square[0] + dx, square[1] + dy) not in self.top for dx, dy in SIDES)}
+
+
+def hidden(tower: Tower, block_id: str) -> bool:
+    """Whether no face of the block shows: every unit of its sides touches a block and its
+    whole top is covered."""
+    spot = tower.blocks[block_id]
+    top = spot["z"] + spot["h"]
+    if any(tower.height(square) < top
+           for _, square in perimeter(spot["x"], spot["y"], spot["w"], spot["d"])):
+        return False
+    return not tower.visible(block_id)
+
+
+# --- pushing figures aside -------------------------------------------------------------------
+
+
+def pushes(tower: Tower, figures: dict[str, str | None], x: int, y: int, w: int,
+           d: int) -> dict[str, str] | None:
+    """Where the figures standing under a new block's footprint go: each to the nearest free
+    square of the same block's top that the new block leaves showing (ties in reading
+    order, seats in order). ``{}`` when nobody stands there, None when someone has no room."""
+    covered = set(footprint(x, y, w, d))
+    taken = {parse_square(place) for place in figures.values() if place is not None}
+    moved: dict[str, str] = {}
+    for seat in sorted(figures, key=int):
+        square = parse_square(figures[seat])
+        if square is None or square not in covered:
+            continue
+        block_id = tower.block_at(square)
+        if block_id is None:
+            return None
+        free = [s for s in tower.visible(block_id) if s not in covered and s not in taken]
+        if not free:
+            return None
+        target = min(free, key=lambda s: (abs(s[0] - square[0]) + abs(s[1] - square[1]),
+                                          -s[1], s[0]))
+        taken.discard(square)
+        taken.add(target)
+        moved[seat] = square_name(target)
+    return moved
+
+
+# --- where a figure can walk ------------------------------------------------------------------
+
+Node = Square | str  # a square, or TABLE
+LADDER_BITS = {"short": 1, "long": 2}
+
+
+def ladder_names(mask: int) -> str:
+    """"", "short", "long" or "short+long" for a set of ladders."""
+    return "+".join(name for name, bit in LADDER_BITS.items() if mask & bit)
+
+
+def ladder_mask(names: str) -> int | None:
+    if names == "":
+        return 0
+    mask = 0
+    for name in names.split("+"):
+        if name not in LADDER_BITS or mask & LADDER_BITS[name]:
+            return None
+        mask |= LADDER_BITS[name]
+    return mask
+
+
+def climb_needs(rise: int) -> tuple[int, ...]:
+    """The ladder sets (masks) that can each climb one step of ``rise``: () when impossible."""
+    if rise <= FREE_STEP:
+        return (0,)
+    options = []
+    if rise in SHORT_LADDER:
+        options.append(LADDER_BITS["short"])
+    if rise in LONG_LADDER:
+        options.append(LADDER_BITS["long"])
+    return tuple(options)
+
+
+class Walker:
+    """Where one figure can go from where it stands, over one walk.
+
+    ``colour`` is the figure's; ``others`` the squares other figures stand on; ``barred`` the
+    blocks a blocking stone bars; ``ladders`` the mask of ladders the player still has;
+    ``start_height`` the height the figure began its turn at, and ``dipped`` whether it has
+    already been lower than that this turn; ``never_down`` forbids any step down.
+    """
+
+    def __init__(self, tower: Tower, colour: str, others: Iterable[Square],
+                 barred: Iterable[str], ladders: int, start_height: int, dipped: bool,
+                 never_down: bool) -> None:
+        self.tower = tower
+        self.colour = colour
+        self.others = set(others)
+        self.barred = set(barred)
+        self.ladders = ladders
+        self.start_height = start_height
+        self.dipped = dipped
+        self.never_down = never_down
+        self.edges = tower.edge_squares()
+
+    def height(self, node: Node) -> int:
+        return 0 if node == TABLE else self.tower.height(node)  # type: ignore[arg-type]
+
+    def may_stand(self, node: Node) -> bool:
+        if node == TABLE:
+            return True
+        square: Square = node  # type: ignore[assignment]
+        if square in self.others or self.tower.block_at(square) in self.barred:
+            return False
+        return self.tower.colour(square) in (self.colour, GREY)
+
+    def neighbours(self, node: Node) -> Iterator[Node]:
+        if node == TABLE:
+            yield from self.edges
+            return
+        x, y = node  # type: ignore[misc]
+        for dx, dy in SIDES:
+            square = (x + dx, y + dy)
+            if square in self.tower.top:
+                yield square
+        if node in self.edges:
+            yield TABLE
+
+    def reach(self, start: Node) -> dict[Node, list[tuple[int, bool]]]:
+        """Every place the figure can end this walk at, with the ladder sets (masks) that
+        get it there and whether that way goes lower than the turn's start: for each place
+        only the least ladders, and a way that stays up where there is one."""
+        first = (start, 0, self.dipped or self.height(start) < self.start_height)
+        seen = {first}
+        queue = deque([first])
+        while queue:
+            node, used, dipped = queue.popleft()
+            here = self.height(node)
+            for step in self.neighbours(node):
+                if not self.may_stand(step):
+                    continue
+                rise = self.height(step) - here
+                if rise < 0 and self.never_down:
+                    continue
+                low = dipped or self.height(step) < self.start_height
+                for need in climb_needs(rise):
+                    if need & used or need & ~self.ladders:
+                        continue
+                    state = (step, used | need, low)
+                    if state not in seen:
+                        seen.add(state)
+                        queue.append(state)
+        ways: dict[Node, list[tuple[int, bool]]] = {}
+        for node, used, dipped in seen:
+            if node != start:
+                ways.setdefault(node, []).append((used, dipped))
+        return {node: _least(options) for node, options in ways.items()}
+
+
+def _least(options: list[tuple[int, bool]]) -> list[tuple[int, bool]]:
+    """The ladder sets no smaller set beats; for each, whether it must go lower (False when a
+    way that stays up exists)."""
+    best: dict[int, bool] = {}
+    for used, dipped in options:
+        best[used] = best.get(used, True) and dipped
+    kept = [used for used in best if not any(other != used and other & used == other
+                                             for other in best)]
+    return sorted((used, best[used]) for used in kept)
+
+
+def node_name(node: Node) -> str:
+    return TABLE if node == TABLE else square_name(node)  # type: ignore[arg-type]
+
+
+def parse_node(name: Any) -> Node | None:
+    if name == TABLE:
+        return TABLE
+    return parse_square(name)
+
+
+def figure_node(place: str | None) -> Node:
+    square = parse_square(place)
+    return TABLE if square is None else square
+
+
+# --- building ----------------------------------------------------------------------------------
+
+
+def building_problem(tower: Tower, x: int, y: int, w: int, d: int, h: int,
+                     figures: dict[str, str | None], barred: Iterable[str],
+                     whole_face: bool) -> tuple[str | None, int, dict[str, str]]:
+    """Whether a block of this footprint and height can go at (x, y) on ``tower`` (the tower
+    without the block itself): (None, z, the figures pushed aside) when it can, else (the
+    building rule it breaks: "support", "stone", "contact" or "push", 0, {})."""
+    z = tower.rest_height(x, y, w, d)
+    if z is None:
+        return "support", 0, {}
+    squares = list(footprint(x, y, w, d))
+    if z > 0 and any(tower.block_at(square) in barred for square in squares):
+        return "stone", 0, {}
+    if not tower.touches(x, y, w, d, z, h, whole_face):
+        return "contact", 0, {}
+    moved = pushes(tower, figures, x, y, w, d) if z > 0 else {}
+    if moved is None:
+        return "push", 0, {}
+    return None, z, moved
+
+
+def placements(tower: Tower, block: Block, figures: dict[str, str | None],
+               barred: Iterable[str], whole_face: bool,
+               current: Placed | None) -> Iterator[tuple[str, str | None, int, int]]:
+    """Every legal (top, long, x, y) for ``block`` on ``tower`` (the tower without it), but
+    the place and face it has now (``current``)."""
+    barred = set(barred)
+    if tower.top:
+        min_x, min_y, max_x, max_y = tower.bounds()
+    else:
+        min_x = min_y = max_x = max_y = 0
+    by_dims: dict[tuple[int, int, int], list[tuple[str, str | None]]] = {}
+    for top, long, w, d, h in shapes(block):
+        by_dims.setdefault((w, d, h), []).append((top, long))
+    for (w, d, h), faces in by_dims.items():
+        for x in range(min_x - w, max_x + 2):
+            for y in range(min_y - d, max_y + 2):
+                problem, _, _ = building_problem(tower, x, y, w, d, h, figures, barred,
+                                                 whole_face)
+                if problem is not None:
+                    continue
+                for top, long in faces:
+                    if current is not None and (x, y, top, long) == (
+                            current["x"], current["y"], current["top"], current["long"]):
+                        continue
+                    yield top, long, x, y

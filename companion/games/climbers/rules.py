@@ -1,0 +1,402 @@
+"""Checking a Climbers move against the rules, and listing the legal moves.
+
+``check`` raises :class:`IllegalMove` naming a clause of ``seeds/climbers.toml`` and never
+changes the state; it returns what the move does (where a block comes to rest, whom it
+pushes, where a walk ends) for ``game.apply`` to carry out. The legal moves are built from
+the same geometry, so the phone only ever offers what ``check`` accepts.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.games.base import IllegalMove, is_int, is_seat
+from companion.games.climbers.data import ALL_COLOURS, BLOCKS, COLOURS, FOUNDATIONS
+from companion.games.climbers.geometry import (
+    LADDER_BITS,
+    TABLE,
+    Node,
+    Placed,
+    Tower,
+    Walker,
+    building_problem,
+    figure_node,
+    hidden,
+    ladder_mask,
+    ladder_names,
+    node_name,
+    parse_node,
+    placements,
+    shape,
+)
+
+State = dict[str, Any]
+Move = dict[str, Any]
+
+PLACEMENT_KEYS = frozenset({"block", "top", "long", "x", "y"})
+MOVE_KEYS: dict[str, frozenset[str]] = {
+    "built": frozenset(),
+    "build": PLACEMENT_KEYS,
+    "walk": frozenset({"to", "ladders"}),
+    "block": PLACEMENT_KEYS,
+    "pass": frozenset(),
+    "stone": frozenset({"block"}),
+    "end": frozenset(),
+}
+#: How far from the tower a coordinate may be at all (anything further is a typing error).
+FAR = 60
+BUILDING_CLAUSES = {"support": "cl.build.support", "stone": "cl.build.stone",
+                    "contact": "cl.build.contact", "push": "cl.build.push"}
+
+
+@dataclass
+class Placement:
+    """A block's new place, checked: where it rests and whom it pushes aside."""
+
+    block: str
+    spot: Placed
+    pushed: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Walk:
+    """A walk, checked: where it ends, the ladders it uses, whether it went lower than the
+    turn's start."""
+
+    to: str | None
+    ladders: int
+    dipped: bool
+
+
+def _malformed(problem: str) -> IllegalMove:
+    return IllegalMove("cl.move.malformed", problem=problem)
+
+
+# --- reading the state -------------------------------------------------------------------------
+
+
+def colour_of(state: State, seat: int) -> str:
+    return COLOURS[seat]
+
+
+def tower(state: State, without: str | None = None) -> Tower:
+    return Tower(state["blocks"], without)
+
+
+def height_of(state: State, seat: int, built: Tower | None = None) -> int:
+    node = figure_node(state["figures"][str(seat)])
+    if node == TABLE:
+        return 0
+    return (built or tower(state)).height(node)  # type: ignore[arg-type]
+
+
+def barred(state: State) -> set[str]:
+    """The blocks blocking stones lie on."""
+    return set(state["blocked"].values())
+
+
+def whole_face(state: State) -> bool:
+    return state["options"]["contact"] == "face"
+
+
+def walker(state: State, seat: int, built: Tower | None = None) -> Walker:
+    built = built or tower(state)
+    others = [figure_node(place) for s, place in state["figures"].items()
+              if s != str(seat) and place is not None]
+    ladders = sum(LADDER_BITS[name] for name in state["ladders"][str(seat)])
+    return Walker(built, colour_of(state, seat), others, barred(state), ladders,
+                  state["start"]["height"], state["start"]["dipped"],
+                  state["options"]["descent"] == "never")
+
+
+def may_end(state: State, height: int, dipped: bool) -> bool:
+    """Whether a turn may end with the figure at ``height``: never lower than it began, and
+    higher when it went lower on the way."""
+    start = state["start"]["height"]
+    return height >= start and (height > start or not dipped)
+
+
+def movable_problem(state: State, block_id: str, built: Tower) -> str | None:
+    """Why a block cannot be moved now (a clause), or None."""
+    spot = state["blocks"][block_id]
+    squares = set(built.visible(block_id))
+    if any(figure_node(place) in squares for place in state["figures"].values()
+           if place is not None):
+        return "cl.block.occupied"
+    if block_id in barred(state):
+        return "cl.block.stone"
+    if len(squares) < spot["w"] * spot["d"]:
+        return "cl.block.covered"
+    if block_id == state["last_moved"]:
+        return "cl.block.last-moved"
+    return None
+
+
+def movable(state: State) -> list[str]:
+    built = tower(state)
+    return [block_id for block_id in state["blocks"]
+            if state["blocks"][block_id] is not None
+            and movable_problem(state, block_id, built) is None]
+
+
+def complete(state: State) -> bool:
+    """Every block placed and both foundations hidden: the tower stands."""
+    if any(spot is None for spot in state["blocks"].values()):
+        return False
+    built = tower(state)
+    return all(hidden(built, block_id) for block_id in FOUNDATIONS)
+
+
+# --- checking a move ---------------------------------------------------------------------------
+
+
+def check_shape(move: Any) -> None:
+    if not isinstance(move, dict):
+        raise _malformed("not an object")
+    kind = move.get("type")
+    if not isinstance(kind, str) or kind not in MOVE_KEYS:
+        raise _malformed("unknown type")
+    expected = MOVE_KEYS[kind] | {"type"}
+    if not all(isinstance(key, str) for key in move) or set(move) != expected:
+        raise _malformed("expected keys " + ", ".join(sorted(expected)))
+    if "block" in move and (not isinstance(move["block"], str) or move["block"] not in BLOCKS):
+        raise _malformed("block must be a block's label, such as D3")
+    if "top" in move and move["top"] not in ALL_COLOURS:
+        raise _malformed("top must be a colour: " + ", ".join(ALL_COLOURS))
+    if "long" in move and move["long"] not in (None, "x", "y"):
+        raise _malformed("long must be x, y or null")
+    for key in ("x", "y"):
+        if key in move:
+            value = move[key]
+            if isinstance(value, float) and math.isfinite(value) and abs(value) < FAR:
+                raise IllegalMove("cl.build.grid")
+            if not is_int(value) or abs(value) >= FAR:
+                raise _malformed(f"{key} must be a whole number of squares")
+    if "to" in move and parse_node(move["to"]) is None:
+        raise _malformed("to must be a square \"x,y\" or \"table\"")
+    if "ladders" in move and (not isinstance(move["ladders"], str)
+                              or ladder_mask(move["ladders"]) is None):
+        raise _malformed("ladders must be \"\", \"short\", \"long\" or \"short+long\"")
+
+
+def check(state: State, seat: int, move: Any) -> Placement | Walk | None:
+    """Raise the clause the move breaks; else return what it does."""
+    if state["phase"] == "over":
+        raise IllegalMove("cl.game.over")
+    if not is_seat(state, seat) or seat != state["turn"]:
+        raise IllegalMove("cl.turn.wait")
+    check_shape(move)
+    kind = move["type"]
+    if state["phase"] == "build":
+        return _check_build(state, move)
+    if kind == "walk":
+        if state["walked"]:
+            raise IllegalMove("cl.turn.phase")
+        return check_walk(state, seat, move)
+    if kind in ("block", "pass"):
+        if state["step"] != "before":
+            raise IllegalMove("cl.turn.phase")
+        return check_placement(state, move) if kind == "block" else None
+    if kind in ("stone", "end"):
+        if state["step"] != "after":
+            raise IllegalMove("cl.turn.phase")
+        if not may_end(state, height_of(state, seat), state["start"]["dipped"]):
+            raise IllegalMove("cl.figure.higher")
+        if kind == "stone":
+            _check_stone(state, seat, move["block"])
+        return None
+    raise IllegalMove("cl.turn.phase")
+
+
+def _check_build(state: State, move: Move) -> Placement | None:
+    kind = move["type"]
+    if kind == "built":
+        if not complete(state):
+            raise IllegalMove("cl.setup.unplaced")
+        return None
+    if kind != "build" or state["options"]["tower"] != "own":
+        raise IllegalMove("cl.turn.phase")
+    if state["blocks"][move["block"]] is not None:
+        raise _malformed("that block is already in the tower")
+    return check_placement(state, move)
+
+
+def check_placement(state: State, move: Move) -> Placement:
+    block_id = move["block"]
+    current = state["blocks"][block_id]
+    if current is not None:
+        problem = movable_problem(state, block_id, tower(state))
+        if problem is not None:
+            raise IllegalMove(problem, block=block_id)
+    dims = shape(BLOCKS[block_id], move["top"], move["long"])
+    if dims is None:
+        raise IllegalMove("cl.block.shape", block=block_id)
+    if current is not None and (move["x"], move["y"], move["top"], move["long"]) == (
+            current["x"], current["y"], current["top"], current["long"]):
+        raise IllegalMove("cl.block.elsewhere", block=block_id)
+    w, d, h = dims
+    rest = tower(state, without=block_id)
+    problem, z, pushed = building_problem(rest, move["x"], move["y"], w, d, h,
+                                          state["figures"], barred(state), whole_face(state))
+    if problem is not None:
+        raise IllegalMove(BUILDING_CLAUSES[problem], block=block_id)
+    return Placement(block_id, {"x": move["x"], "y": move["y"], "z": z, "w": w, "d": d,
+                                "h": h, "top": move["top"], "long": move["long"]}, pushed)
+
+
+def _check_stone(state: State, seat: int, block_id: str) -> None:
+    if state["stones"][str(seat)] != "unused":
+        raise IllegalMove("cl.stone.used")
+    built = tower(state)
+    squares = set(built.visible(block_id))
+    standing = {figure_node(place) for place in state["figures"].values() if place is not None}
+    if not squares or squares & standing or block_id in barred(state):
+        raise IllegalMove("cl.stone.free", block=block_id)
+
+
+def check_walk(state: State, seat: int, move: Move) -> Walk:
+    start = figure_node(state["figures"][str(seat)])
+    target = parse_node(move["to"])
+    mask = ladder_mask(move["ladders"])
+    assert target is not None and mask is not None
+    built = tower(state)
+    if target != TABLE and target not in built.top:
+        raise _malformed("to must be a square of the tower, or \"table\"")
+    if target == start:
+        raise IllegalMove("cl.figure.reach")
+    walking = walker(state, seat, built)
+    if target != TABLE:
+        if target in walking.others:
+            raise IllegalMove("cl.figure.one-per-square")
+        if built.block_at(target) in walking.barred:  # type: ignore[arg-type]
+            raise IllegalMove("cl.figure.stone")
+        if not walking.may_stand(target):
+            raise IllegalMove("cl.figure.colour")
+    ways = dict(walking.reach(start)).get(target, [])
+    if state["step"] == "after":
+        ways = [(used, dipped) for used, dipped in ways
+                if may_end(state, walking.height(target), dipped)]
+    for used, dipped in ways:
+        if used == mask:
+            return Walk(None if target == TABLE else node_name(target), used, dipped)
+    raise IllegalMove(_why_not(state, walking, start, target, mask, bool(ways)))
+
+
+def _why_not(state: State, walking: Walker, start: Node, target: Node, mask: int,
+             reachable: bool) -> str:
+    """The clause that best explains why the figure cannot walk to ``target`` so."""
+    if reachable:
+        return "cl.ladder.short" if mask == LADDER_BITS["short"] else "cl.figure.reach"
+    free = Walker(walking.tower, walking.colour, walking.others, walking.barred, 3,
+                  walking.start_height, walking.dipped, never_down=False)
+    anyhow = _reach_with_rise(free, start, rise=math.inf)
+    if target not in anyhow:
+        corners = [node for node in [start, *anyhow] if node != TABLE
+                   and any((node[0] + dx, node[1] + dy) == target  # type: ignore[index]
+                           for dx in (-1, 1) for dy in (-1, 1))]
+        return "cl.figure.diagonal" if corners else "cl.figure.reach"
+    if state["options"]["descent"] == "never":
+        upward = Walker(walking.tower, walking.colour, walking.others, walking.barred, 3,
+                        walking.start_height, walking.dipped, never_down=True)
+        if target not in _reach_with_rise(upward, start, rise=math.inf):
+            return "cl.figure.never-down"
+    if target not in _reach_with_rise(free, start, rise=8):
+        return "cl.ladder.long"
+    if target not in _reach_with_rise(free, start, rise=4):
+        return "cl.ladder.chain"
+    if target in free.reach(start) and walking.ladders != 3:
+        return "cl.figure.step" if walking.ladders == 0 else "cl.ladder.once"
+    if target in walking.reach(start):
+        return "cl.figure.higher"
+    return "cl.ladder.once"
+
+
+def _reach_with_rise(walking: Walker, start: Node, rise: float) -> set[Node]:
+    """Where the figure could go if any step of up to ``rise`` needed no ladder."""
+    seen = {start}
+    stack = [start]
+    while stack:
+        node = stack.pop()
+        here = walking.height(node)
+        for step in walking.neighbours(node):
+            if step in seen or not walking.may_stand(step):
+                continue
+            change = walking.height(step) - here
+            if change > rise or (change < 0 and walking.never_down):
+                continue
+            seen.add(step)
+            stack.append(step)
+    return seen
+
+
+# --- the legal moves ---------------------------------------------------------------------------
+
+
+def legal(state: State, seat: int) -> list[Move]:
+    if state["phase"] == "over" or not is_seat(state, seat) or seat != state["turn"]:
+        return []
+    if state["phase"] == "build":
+        return _build_moves(state)
+    moves: list[Move] = []
+    if not state["walked"]:
+        moves.extend(walks(state, seat))
+    if state["step"] == "before":
+        for block_id in movable(state):
+            moves.extend(_placement_moves(state, "block", block_id))
+        moves.append({"type": "pass"})
+    elif may_end(state, height_of(state, seat), state["start"]["dipped"]):
+        moves.extend({"type": "stone", "block": block_id} for block_id in stone_spots(state, seat))
+        moves.append({"type": "end"})
+    return moves
+
+
+def walks(state: State, seat: int) -> list[Move]:
+    """Every walk the seat's figure can make now, with the fewest ladders for each place."""
+    built = tower(state)
+    walking = walker(state, seat, built)
+    start = figure_node(state["figures"][str(seat)])
+    moves = []
+    for target, ways in walking.reach(start).items():
+        for used, dipped in ways:
+            if state["step"] == "after" and not may_end(state, walking.height(target), dipped):
+                continue
+            moves.append({"type": "walk", "to": node_name(target), "ladders": ladder_names(used)})
+    return sorted(moves, key=lambda m: (m["to"] != TABLE, m["to"], m["ladders"]))
+
+
+def stone_spots(state: State, seat: int) -> list[str]:
+    if state["stones"][str(seat)] != "unused":
+        return []
+    built = tower(state)
+    standing = {figure_node(place) for place in state["figures"].values() if place is not None}
+    taken = barred(state)
+    return [block_id for block_id in built.blocks
+            if block_id not in taken and (squares := set(built.visible(block_id)))
+            and not squares & standing]
+
+
+def _placement_moves(state: State, kind: str, block_id: str) -> list[Move]:
+    rest = tower(state, without=block_id)
+    return [{"type": kind, "block": block_id, "top": top, "long": long, "x": x, "y": y}
+            for top, long, x, y in placements(rest, BLOCKS[block_id], state["figures"],
+                                              barred(state), whole_face(state),
+                                              state["blocks"][block_id])]
+
+
+def _build_moves(state: State) -> list[Move]:
+    if state["options"]["tower"] != "own":
+        return [{"type": "built"}]
+    moves: list[Move] = []
+    seen = set()
+    for block_id, spot in state["blocks"].items():
+        block = BLOCKS[block_id]
+        kind = (block.kind.name, block.square_pair)
+        if spot is None and kind not in seen:  # blocks alike: offer the first one left
+            seen.add(kind)
+            moves.extend(_placement_moves(state, "build", block_id))
+    if complete(state):
+        moves.append({"type": "built"})
+    return moves
+

@@ -69,8 +69,7 @@ class Climbers:
     id = GAME_ID
     min_players = 2
     max_players = 5
-    choice_keys: tuple[str, ...] = ("type", "to", "block", "top", "long", "at", "ladders",
-                                    "x", "y")
+    choice_keys: tuple[str, ...] = ("type", "to", "ladders", "block", "top", "long", "x", "y")
 
     def options(self) -> list[Option]:
         return list(OPTIONS)

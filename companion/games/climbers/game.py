@@ -7,7 +7,8 @@ None}, ``order`` (the build order), ``figures`` {seat: "x,y" or None on the tabl
 ``ladders`` {seat: ladders left}, ``stones`` {seat: "unused" or "used"}, ``blocked`` {seat:
 the block its stone lies on}, ``last_moved`` (barred to the player on turn), ``moved`` (the
 block moved this turn), ``start`` {height, dipped}, ``top_before``, ``round_topped``,
-``last_chance``, ``reached`` {seat: the turn it last changed height}, ``events``.
+``last_chance``, ``reached`` {seat: the turn it last changed height}, ``events``,
+``turn_start`` (what the turn may change, as it was when the turn began).
 Nothing is hidden in this game: every view shows the whole table.
 """
 
@@ -108,6 +109,7 @@ class Climbers:
             "last_chance": False,
             "reached": {seat: 0 for seat in seats},
             "events": [],
+            "turn_start": None,
         }
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
@@ -133,6 +135,9 @@ class Climbers:
             _walk(new, seat, done)
         elif kind == "pass":
             new["step"], new["walked"] = "after", False
+        elif kind == "restart":
+            new.update(clone(new["turn_start"]))
+            new["events"].append({"kind": "restart"})
         else:
             if kind == "stone":
                 new["stones"][str(seat)] = "used"
@@ -185,9 +190,7 @@ class Climbers:
         }
         if state["phase"] == "play":
             view["movable"] = rules.movable(state) if state["step"] == "before" else []
-            view["stuck"] = (state["step"] == "after" and state["walked"]
-                             and not rules.may_end(state, heights[str(state["turn"])],
-                                                   state["start"]["dipped"]))
+            view["stuck"] = rules.stuck(state, state["turn"])
         if seat is not None and is_seat(state, seat):
             view["seat"] = seat
             if state["phase"] == "play" and seat == state["turn"] and not state["walked"]:
@@ -218,6 +221,12 @@ class Climbers:
             else:
                 ranking.append([seat])
         return Outcome(ranking=ranking, scores=heights, reason="last-chance")
+
+
+#: What a turn can change, kept from its start so a player whose turn cannot end may put
+#: everything back and start again.
+TURN_START = ("blocks", "order", "figures", "ladders", "reached", "step", "walked", "moved",
+              "start")
 
 
 def _block_view(block_id: str, spot: dict[str, Any]) -> dict[str, Any]:
@@ -256,6 +265,7 @@ def _start_turn(state: State, seat: int) -> None:
     built = Tower(state["blocks"])
     state["start"] = {"height": rules.height_of(state, seat, built), "dipped": False}
     state["top_before"] = max(rules.height_of(state, s, built) for s in range(state["players"]))
+    state["turn_start"] = {key: clone(state[key]) for key in TURN_START}
 
 
 def _end_turn(state: State, seat: int) -> None:

@@ -44,6 +44,7 @@ MOVE_KEYS: dict[str, frozenset[str]] = {
     "pass": frozenset(),
     "stone": frozenset({"block"}),
     "end": frozenset(),
+    "restart": frozenset(),
 }
 #: How far from the tower a coordinate may be at all (anything further is a typing error).
 FAR = 60
@@ -191,6 +192,10 @@ def check(state: State, seat: int, move: Any) -> Placement | Walk | None:
     kind = move["type"]
     if state["phase"] == "build":
         return _check_build(state, move)
+    if kind == "restart":
+        if not stuck(state, seat):
+            raise IllegalMove("cl.turn.restart")
+        return None
     if kind == "walk":
         if state["walked"]:
             raise IllegalMove("cl.turn.phase")
@@ -342,6 +347,9 @@ def legal(state: State, seat: int) -> list[Move]:
     moves: list[Move] = []
     if not state["walked"]:
         moves.extend(walks(state, seat))
+    if state["step"] == "after" and not moves and not may_end(
+            state, height_of(state, seat), state["start"]["dipped"]):
+        return [{"type": "restart"}]
     if state["step"] == "before":
         for block_id in movable(state):
             moves.extend(_placement_moves(state, "block", block_id))
@@ -350,6 +358,16 @@ def legal(state: State, seat: int) -> list[Move]:
         moves.extend({"type": "stone", "block": block_id} for block_id in stone_spots(state, seat))
         moves.append({"type": "end"})
     return moves
+
+
+def stuck(state: State, seat: int) -> bool:
+    """Whether the turn can no longer end: the figure went lower before the block move, and
+    no walk left takes it higher than it began. The player puts everything back and starts
+    the turn again."""
+    if state["step"] != "after" or may_end(state, height_of(state, seat),
+                                           state["start"]["dipped"]):
+        return False
+    return state["walked"] or not walks(state, seat)
 
 
 def walks(state: State, seat: int) -> list[Move]:

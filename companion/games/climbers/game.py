@@ -66,6 +66,10 @@ OPTIONS: tuple[Option, ...] = (
 )
 
 
+#: How many answers of ``legal_moves`` are kept (a few positions, for each seat).
+MOVES_KEPT = 32
+
+
 class Climbers:
     id = GAME_ID
     min_players = 2
@@ -112,8 +116,21 @@ class Climbers:
             "turn_start": None,
         }
 
+    def __init__(self) -> None:
+        self._moves: dict[tuple[str, int], list[Move]] = {}
+
     def legal_moves(self, state: State, seat: int) -> list[Move]:
-        return rules.legal(state, seat)
+        """Every legal move. A block may go to thousands of places, so the last few answers
+        are kept, by the state's content: the server asks again for the same position on
+        every move submitted and every page drawn."""
+        key = (json.dumps(state, sort_keys=True), seat)
+        moves = self._moves.get(key)
+        if moves is None:
+            moves = rules.legal(state, seat)
+            if len(self._moves) >= MOVES_KEPT:
+                self._moves.clear()
+            self._moves[key] = moves
+        return [dict(move) for move in moves]
 
     def apply(self, state: State, seat: int, move: Move) -> State:
         done = rules.check(state, seat, move)

@@ -352,7 +352,7 @@ def legal(state: State, seat: int) -> list[Move]:
         return [{"type": "restart"}]
     if state["step"] == "before":
         for block_id in movable(state):
-            moves.extend(_placement_moves(state, "block", block_id))
+            moves.extend(placement_moves(state, "block", block_id))
         moves.append({"type": "pass"})
     elif may_end(state, height_of(state, seat), state["start"]["dipped"]):
         moves.extend({"type": "stone", "block": block_id} for block_id in stone_spots(state, seat))
@@ -395,7 +395,7 @@ def stone_spots(state: State, seat: int) -> list[str]:
             and not squares & standing]
 
 
-def _placement_moves(state: State, kind: str, block_id: str) -> list[Move]:
+def placement_moves(state: State, kind: str, block_id: str) -> list[Move]:
     rest = tower(state, without=block_id)
     return [{"type": kind, "block": block_id, "top": top, "long": long, "x": x, "y": y}
             for top, long, x, y in placements(rest, BLOCKS[block_id], state["figures"],
@@ -413,7 +413,7 @@ def _build_moves(state: State) -> list[Move]:
         kind = (block.kind.name, block.square_pair)
         if spot is None and kind not in seen:  # blocks alike: offer the first one left
             seen.add(kind)
-            moves.extend(_placement_moves(state, "build", block_id))
+            moves.extend(placement_moves(state, "build", block_id))
     if complete(state):
         moves.append({"type": "built"})
     return moves

@@ -10,8 +10,10 @@ table screen shows the build in, block by block.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any
 
+from companion.games.base import clone
 from companion.games.climbers.data import BLOCKS, FOUNDATIONS, GREY
 from companion.games.climbers.geometry import (
     Placed,
@@ -92,6 +94,14 @@ def _choose(tower: Tower, block_id: str, rng: random.Random,
 def generate(seed: int) -> tuple[dict[str, Placed], list[str]]:
     """A random legal start tower hiding both foundations: the blocks' places, and the
     order they were placed in (foundations first)."""
+    blocks, order = _generate(seed)
+    return clone(blocks), list(order)
+
+
+@lru_cache(maxsize=64)
+def _generate(seed: int) -> tuple[dict[str, Placed], list[str]]:
+    """Drawing a tower takes a third of a second, and a table replays its set-up each time
+    the server rebuilds it: the towers drawn are kept by seed."""
     rng = random.Random(seed)
     for _ in range(ATTEMPTS):
         blocks: dict[str, Any] = foundations()

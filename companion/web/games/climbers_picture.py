@@ -1,0 +1,439 @@
+"""The Climbers' tower as an isometric SVG picture, from a public view only.
+
+Pure Python (no Flask): ``tower_svg(view, ...)`` returns an ``<svg>`` element as Markup.
+Every block is drawn as its unit voxels (one unit = one figure square across and half a
+cube's edge up; a unit of height looks as tall as a square is wide), in the painter's order
+of a view from above and two sides. Only faces that no neighbouring voxel hides are drawn,
+with thin strokes so the unit grid shows and bold ones along every block's edges.
+
+No inline ``style`` and no script (the content security policy forbids both): colours are
+presentation attributes, and class names leave the rest to the stylesheet.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from itertools import pairwise
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from companion.games.climbers.data import BLOCKS, OPPOSITE_PAIRS
+
+#: The real colours of the pieces.
+PALETTE: dict[str, str] = {
+    "red": "#d62828", "yellow": "#f4c20d", "dark-blue": "#1d3557",
+    "light-blue": "#8ecae6", "violet": "#7b2cbf", "grey": "#9e9e9e",
+}
+TABLE_FILL, TABLE_EDGE = "#e4e4e4", "#c4c4c4"
+HIGHLIGHT = "#ff6a00"
+#: Side faces are shaded darker than the top so the shape reads: left-front, right-front.
+SHADE_LEFT, SHADE_RIGHT = 0.80, 0.62
+
+UNIT = 16.0                          # one unit of height on screen, in viewBox units
+COS = UNIT * math.sqrt(3) / 2        # half the screen width of a square's diagonal
+MARGIN = 1                           # table squares around the tower
+
+Voxel = tuple[int, int, int]
+Direction = tuple[int, int, int]
+X_PLUS, X_MINUS, Y_PLUS, Y_MINUS, Z_PLUS, Z_MINUS = ((1, 0, 0), (-1, 0, 0), (0, 1, 0),
+                                                      (0, -1, 0), (0, 0, 1), (0, 0, -1))
+
+
+def _shade(colour: str, factor: float) -> str:
+    value = colour.lstrip("#")
+    r, g, b = (int(value[i:i + 2], 16) for i in (0, 2, 4))
+    return "#{:02x}{:02x}{:02x}".format(*(max(0, min(255, round(c * factor))) for c in (r, g, b)))
+
+
+def _dark(colour: str) -> bool:
+    value = colour.lstrip("#")
+    r, g, b = (int(value[i:i + 2], 16) for i in (0, 2, 4))
+    return 0.299 * r + 0.587 * g + 0.114 * b < 90
+
+
+def _pair(colour: str) -> tuple[str, str]:
+    return next(pair for pair in OPPOSITE_PAIRS if colour in pair)
+
+
+def _opposite(colour: str) -> str:
+    a, b = _pair(colour)
+    return b if colour == a else a
+
+
+def face_colours(block: dict[str, Any]) -> dict[Direction, str]:
+    """The colour name on each of the block's six faces, in the table's directions.
+
+    The top is ``top`` and the bottom its opposite. The two other opposite pairs go round
+    the sides by a fixed convention: a block's square faces (half-cubes and double cubes)
+    face along its odd edge; otherwise the first remaining pair faces along x, the second
+    along y, the pair's first colour towards +x / +y. Foundations are grey all over."""
+    if block.get("kind") == "foundation" or block.get("top") not in PALETTE:
+        return {d: "grey" for d in (X_PLUS, X_MINUS, Y_PLUS, Y_MINUS, Z_PLUS, Z_MINUS)}
+    top = block["top"]
+    rest = [pair for pair in OPPOSITE_PAIRS if top not in pair]
+    known = BLOCKS.get(block.get("id", ""))
+    square = known.square_pair if known is not None else None
+    w, d, h = block["w"], block["d"], block["h"]
+    if square is not None and tuple(square) in rest:
+        odd_axis = "x" if (w != d and d == h) else "y" if (d != w and w == h) else None
+        if odd_axis is not None:
+            other = next(pair for pair in rest if pair != tuple(square))
+            rest = [tuple(square), other] if odd_axis == "x" else [other, tuple(square)]
+    (xp, xm), (yp, ym) = rest
+    return {Z_PLUS: top, Z_MINUS: _opposite(top), X_PLUS: xp, X_MINUS: xm,
+            Y_PLUS: yp, Y_MINUS: ym}
+
+
+def _rotate_cell(x: int, y: int, turn: int) -> tuple[int, int]:
+    """The unit square (x, y) after ``turn`` quarter turns about the vertical axis."""
+    for _ in range(turn % 4):
+        x, y = -y - 1, x
+    return x, y
+
+
+def _rotate_direction(direction: Direction, turn: int) -> Direction:
+    x, y, z = direction
+    for _ in range(turn % 4):
+        x, y = -y, x
+    return (x, y, z)
+
+
+def _project(x: float, y: float, z: float) -> tuple[float, float]:
+    """Screen position of a point: the viewer looks from +x, +y and above; a larger x + y
+    is nearer (lower on the screen)."""
+    return ((x - y) * COS, (x + y) * UNIT / 2 - z * UNIT)
+
+
+def _n(value: float) -> str:
+    """A coordinate, short: one decimal, no trailing zero."""
+    text = f"{value:.1f}"
+    text = text[:-2] if text.endswith(".0") else text
+    return "0" if text == "-0" else text
+
+
+def _pts(points: Iterable[tuple[float, float, float]]) -> str:
+    return " ".join(f"{_n(sx)},{_n(sy)}" for sx, sy in (_project(*p) for p in points))
+
+
+def _relative(points: list[tuple[float, float, float]]) -> str:
+    """A closed outline as short path data: the first corner, then steps."""
+    screen = [_project(*p) for p in points]
+    steps = " ".join(f"{_n(b[0] - a[0])},{_n(b[1] - a[1])}" for a, b in pairwise(screen))
+    return f"M{_n(screen[0][0])},{_n(screen[0][1])}l{steps}z"
+
+
+def _path(segments: Iterable[tuple[tuple[float, float, float], tuple[float, float, float]]]
+          ) -> str:
+    parts = []
+    for a, b in segments:
+        (ax, ay), (bx, by) = _project(*a), _project(*b)
+        parts.append(f"M{_n(ax)},{_n(ay)}l{_n(bx - ax)},{_n(by - ay)}")
+    return "".join(parts)
+
+
+class _Box:
+    """One block after the turn: its voxels' extent and colours by screen direction."""
+
+    def __init__(self, block: dict[str, Any], turn: int) -> None:
+        self.id = str(block["id"])
+        corners = [_rotate_cell(block["x"], block["y"], turn),
+                   _rotate_cell(block["x"] + block["w"] - 1, block["y"] + block["d"] - 1, turn)]
+        self.x0, self.x1 = min(c[0] for c in corners), max(c[0] for c in corners) + 1
+        self.y0, self.y1 = min(c[1] for c in corners), max(c[1] for c in corners) + 1
+        self.z0, self.z1 = block["z"], block["z"] + block["h"]
+        self.colours = {_rotate_direction(d, turn): name
+                        for d, name in face_colours(block).items()}
+        self.top = self.colours[Z_PLUS]
+        self.fill = {
+            Z_PLUS: PALETTE.get(self.top, PALETTE["grey"]),
+            X_PLUS: _shade(PALETTE.get(self.colours[X_PLUS], PALETTE["grey"]), SHADE_RIGHT),
+            Y_PLUS: _shade(PALETTE.get(self.colours[Y_PLUS], PALETTE["grey"]), SHADE_LEFT),
+        }
+
+    def voxels(self) -> Iterable[Voxel]:
+        for x in range(self.x0, self.x1):
+            for y in range(self.y0, self.y1):
+                for z in range(self.z0, self.z1):
+                    yield (x, y, z)
+
+    def inside(self, x: int, y: int, z: int) -> bool:
+        return self.x0 <= x < self.x1 and self.y0 <= y < self.y1 and self.z0 <= z < self.z1
+
+    def edges(self) -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
+        """The box's twelve edges."""
+        xs, ys, zs = (self.x0, self.x1), (self.y0, self.y1), (self.z0, self.z1)
+        found = []
+        for y in ys:
+            for z in zs:
+                found.append(((xs[0], y, z), (xs[1], y, z)))
+        for x in xs:
+            for z in zs:
+                found.append(((x, ys[0], z), (x, ys[1], z)))
+        for x in xs:
+            for y in ys:
+                found.append(((x, y, zs[0]), (x, y, zs[1])))
+        return found
+
+
+def _face(voxel: Voxel, direction: Direction
+          ) -> tuple[list[tuple[float, float, float]], list[Direction]]:
+    """A visible face's corners and, edge by edge, the in-plane direction across that edge."""
+    x, y, z = voxel
+    if direction == Z_PLUS:
+        return ([(x, y, z + 1), (x + 1, y, z + 1), (x + 1, y + 1, z + 1), (x, y + 1, z + 1)],
+                [Y_MINUS, X_PLUS, Y_PLUS, X_MINUS])
+    if direction == X_PLUS:
+        return ([(x + 1, y, z), (x + 1, y + 1, z), (x + 1, y + 1, z + 1), (x + 1, y, z + 1)],
+                [Z_MINUS, Y_PLUS, Z_PLUS, Y_MINUS])
+    return ([(x, y + 1, z), (x + 1, y + 1, z), (x + 1, y + 1, z + 1), (x, y + 1, z + 1)],
+            [Z_MINUS, X_PLUS, Z_PLUS, X_MINUS])
+
+
+def _seat_colour(view: dict[str, Any], seat: int) -> str:
+    colours = view.get("colours") or []
+    name = colours[seat] if 0 <= seat < len(colours) else "grey"
+    return PALETTE.get(name, PALETTE["grey"])
+
+
+def _parse_place(place: Any) -> tuple[int, int] | None:
+    if not isinstance(place, str) or "," not in place:
+        return None
+    try:
+        x, y = place.split(",")
+        return int(x), int(y)
+    except ValueError:
+        return None
+
+
+def _figure(sx: float, sy: float, fill: str, seat: int, number: bool) -> str:
+    """A peg standing at screen point (sx, sy): a base shadow, a body and a head."""
+    r = UNIT * 0.26
+    body_h = UNIT * 0.85
+    parts = [
+        f'<g class="cl-figure" data-seat="{seat}">',
+        f'<ellipse cx="{sx:.1f}" cy="{sy:.1f}" rx="{r * 1.5:.1f}" ry="{r * 0.8:.1f}" '
+        'fill="#000" fill-opacity="0.3" stroke="none"></ellipse>',
+        f'<path d="M{sx - r * 1.1:.1f},{sy:.1f}L{sx - r * 0.55:.1f},{sy - body_h:.1f}'
+        f'L{sx + r * 0.55:.1f},{sy - body_h:.1f}L{sx + r * 1.1:.1f},{sy:.1f}Z" fill="{fill}" '
+        'stroke="#111" stroke-opacity="1" stroke-width="0.9"></path>',
+        f'<circle cx="{sx:.1f}" cy="{sy - body_h - r * 0.6:.1f}" r="{r:.1f}" fill="{fill}" '
+        'stroke="#111" stroke-opacity="1" stroke-width="0.9"></circle>',
+    ]
+    if number:
+        parts.append(f'<text x="{sx:.1f}" y="{sy + UNIT * 0.95:.1f}" text-anchor="middle" '
+                     f'font-size="{UNIT * 0.7:.0f}" font-weight="700" font-family="sans-serif" '
+                     'fill="#222" stroke="none" class="cl-seatno">'
+                     f'{seat + 1}</text>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _stone(sx: float, sy: float, ring: str, seat: int) -> str:
+    r = 0.32
+    return (f'<ellipse class="cl-stone" data-seat="{seat}" cx="{sx:.1f}" cy="{sy:.1f}" '
+            f'rx="{r * math.sqrt(2) * COS:.1f}" ry="{r * math.sqrt(2) * UNIT / 2:.1f}" '
+            f'fill="#2b2b2b" stroke="{ring}" stroke-opacity="1" stroke-width="2.2"></ellipse>')
+
+
+def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
+              labels: bool = False, upto: int | None = None, width: float | None = None,
+              title: str | None = None) -> Markup:
+    """The tower in ``view`` seen from above and two sides, turned ``turn`` quarter turns.
+
+    ``highlight``: a block id outlined thickly (its hidden edges dashed over everything).
+    ``labels``: every block's id on the visible part of its top. ``upto``: only the first
+    ``upto`` blocks of the build order, the last of them highlighted (a build step; no
+    figures). ``width``: a width attribute in pixels (the stylesheet sizes it otherwise).
+    ``title``: the accessible name (the caller translates it)."""
+    turn = int(turn or 0) % 4
+    placed = {str(block["id"]): block for block in view.get("blocks") or []}
+    every = list(placed.values())
+    if upto is not None:
+        order = [block_id for block_id in view.get("order") or [] if block_id in placed]
+        chosen = order[:max(0, int(upto))]
+        blocks = [placed[block_id] for block_id in chosen]
+        if chosen and highlight is None:
+            highlight = chosen[-1]
+    else:
+        blocks = every
+
+    boxes = [_Box(block, turn) for block in blocks]
+    owner: dict[Voxel, _Box] = {}
+    for box in boxes:
+        for voxel in box.voxels():
+            owner[voxel] = box
+
+    # The table: the whole tower's footprint (every block, so build steps line up) plus a
+    # margin, and a strip in front for the figures still on the table.
+    plane_boxes = [_Box(block, turn) for block in every] or boxes
+    if plane_boxes:
+        min_x = min(b.x0 for b in plane_boxes) - MARGIN
+        max_x = max(b.x1 for b in plane_boxes) + MARGIN
+        min_y = min(b.y0 for b in plane_boxes) - MARGIN
+        max_y = max(b.y1 for b in plane_boxes) + MARGIN
+    else:
+        min_x, max_x, min_y, max_y = -MARGIN, 4 + MARGIN, -MARGIN, 2 + MARGIN
+    figures = view.get("figures") or {} if upto is None else {}
+    on_table = sorted(int(seat) for seat, f in figures.items()
+                      if _parse_place((f or {}).get("place")) is None)
+    if on_table:
+        max_y += 1.5
+        max_x = max(max_x, min_x + 1 + 2 * len(on_table))
+
+    # Painter's list: (key, order, svg). Voxels with the same x + y + z never overlap on
+    # the screen; things standing on a top are drawn just after the voxel under them.
+    Segment = tuple[tuple[float, float, float], tuple[float, float, float]]
+    pieces: dict[tuple[int, str], tuple[_Box, list[str], list[Segment]]] = {}
+    for (x, y, z), box in sorted(owner.items()):
+        faces: list[str] = []
+        outline: list[Segment] = []
+        for direction in (Z_PLUS, X_PLUS, Y_PLUS):
+            dx, dy, dz = direction
+            if (x + dx, y + dy, z + dz) in owner:
+                continue
+            corners, across = _face((x, y, z), direction)
+            outline.extend((corners[i], corners[(i + 1) % 4]) for i in range(4)
+                           if not box.inside(x + across[i][0], y + across[i][1],
+                                             z + across[i][2]))
+            fill = box.fill[direction]
+            grid = ' stroke="#fff"' if _dark(fill) else ""
+            faces.append(f'<path d="{_relative(corners)}" fill="{fill}"{grid}/>')
+        if faces:
+            # One group for a block's voxels at the same depth: they never overlap.
+            piece = pieces.setdefault((x + y + z, box.id), (box, [], []))
+            piece[1].extend(faces)
+            piece[2].extend(outline)
+    items: list[tuple[int, int, str]] = []
+    for (key, block_id), (box, faces, outline) in pieces.items():
+        parts = list(faces)
+        if outline and box.id == highlight:
+            parts.append(f'<path class="cl-hl-edge" d="{_path(outline)}" fill="none" '
+                         f'stroke="{HIGHLIGHT}" stroke-opacity="1" stroke-width="3.2"/>')
+        elif outline:
+            parts.append(f'<path d="{_path(outline)}" fill="none" stroke="#1a1a1a" '
+                         'stroke-opacity="1" stroke-width="1.1"/>')
+        cls = ' class="cl-hl"' if box.id == highlight else ""
+        items.append((key, 0, f'<g data-block="{escape(block_id)}"{cls}>' + "".join(parts)
+                      + "</g>"))
+
+    heights: dict[tuple[int, int], int] = {}
+    for (vx, vy, vz) in owner:
+        heights[(vx, vy)] = max(heights.get((vx, vy), 0), vz + 1)
+
+    def top_block(x: int, y: int) -> _Box | None:
+        h = heights.get((x, y), 0)
+        return owner.get((x, y, h - 1)) if h else None
+
+    occupied: set[tuple[int, int]] = set()
+    for seat_key, figure in sorted(figures.items()):
+        seat = int(seat_key)
+        square = _parse_place((figure or {}).get("place"))
+        if square is None:
+            continue
+        x, y = _rotate_cell(square[0], square[1], turn)
+        h = heights.get((x, y), int((figure or {}).get("height") or 0))
+        occupied.add((x, y))
+        sx, sy = _project(x + 0.5, y + 0.5, h)
+        items.append((x + y + h - 1, 2, _figure(sx, sy, _seat_colour(view, seat), seat, False)))
+    for index, seat in enumerate(on_table):
+        x, y = min_x + 1 + 2 * index, max_y - 0.9
+        sx, sy = _project(x, y, 0)
+        items.append((math.ceil(x + y), 2, _figure(sx, sy, _seat_colour(view, seat), seat,
+                                                   True)))
+
+    def hidden_point(px: float, py: float, pz: float) -> bool:
+        """Whether a point on a top is hidden from the viewer by a voxel in front of it."""
+        for k in range(1, 40):
+            for dz in (k, k + 1):
+                voxel = (math.floor(px - 0.5) + k, math.floor(py - 0.5) + k,
+                         math.floor(pz - 0.5) + dz)
+                if voxel in owner:
+                    return True
+        return False
+
+    if upto is None:
+        for seat_key, block_id in sorted((view.get("blocked") or {}).items()):
+            squares = [(x, y) for (x, y) in heights if (b := top_block(x, y)) is not None
+                       and b.id == block_id]
+            if not squares:
+                continue
+            seen = [s for s in squares
+                    if not hidden_point(s[0] + 0.5, s[1] + 0.5, heights[s])] or squares
+            free = [s for s in seen if s not in occupied] or seen
+            # The back-most square: the block's label goes on the front-most one.
+            x, y = min(free, key=lambda s: (s[0] + s[1], s[0]))
+            h = heights[(x, y)]
+            sx, sy = _project(x + 0.5, y + 0.5, h)
+            items.append((x + y + h - 1, 1, _stone(sx, sy, _seat_colour(view, int(seat_key)),
+                                                   int(seat_key))))
+
+    items.sort(key=lambda item: (item[0], item[1]))
+
+    overlay: list[str] = []
+    if labels:
+        for box in boxes:
+            tops = [(x, y) for x in range(box.x0, box.x1) for y in range(box.y0, box.y1)
+                    if heights.get((x, y)) == box.z1 and top_block(x, y) is box]
+            seen = [s for s in tops if not hidden_point(s[0] + 0.5, s[1] + 0.5, box.z1)]
+            if not seen:
+                continue
+            whole = len(seen) == (box.x1 - box.x0) * (box.y1 - box.y0)
+            if whole:
+                px, py = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
+            else:
+                sx_, sy_ = max(seen, key=lambda s: (s[0] + s[1], s[0]))
+                px, py = sx_ + 0.5, sy_ + 0.5
+            sx, sy = _project(px, py, box.z1)
+            # A build step's new block gets a label big enough for a small picture.
+            big = upto is not None and box.id == highlight
+            font = UNIT * (1.25 if big else 0.62)
+            overlay.append(f'<text x="{_n(sx)}" y="{_n(sy + font * 0.35)}" text-anchor="middle" '
+                           f'font-size="{_n(font)}" font-weight="700" '
+                           'font-family="sans-serif" fill="#111" '
+                           f'stroke="{HIGHLIGHT if big else "#fff"}" '
+                           f'stroke-width="{3.5 if big else 2.4}" paint-order="stroke" '
+                           f'class="cl-label" data-block="{escape(box.id)}">'
+                           f'{escape(box.id)}</text>')
+    if highlight is not None:
+        target = next((box for box in boxes if box.id == highlight), None)
+        if target is not None:
+            overlay.insert(0, f'<path d="{_path(target.edges())}" stroke="{HIGHLIGHT}" '
+                              'stroke-width="1.6" stroke-dasharray="3 2.5" fill="none" '
+                              f'class="cl-hl-xray" data-block="{escape(target.id)}"></path>')
+
+    # The view box: everything projected, with room for a head above the top.
+    corners3 = [(min_x, min_y, 0), (max_x, min_y, 0), (max_x, max_y, 0), (min_x, max_y, 0)]
+    screen = [_project(*p) for p in corners3]
+    for box in plane_boxes:
+        for p in ((box.x0, box.y0, box.z1), (box.x1, box.y1, box.z1),
+                  (box.x0, box.y1, box.z1), (box.x1, box.y0, box.z1)):
+            screen.append(_project(*p))
+    left = min(p[0] for p in screen) - UNIT
+    right = max(p[0] for p in screen) + UNIT
+    top = min(p[1] for p in screen) - UNIT * 2.2
+    bottom = max(p[1] for p in screen) + UNIT
+    vb_w, vb_h = right - left, bottom - top
+
+    label = title or ("The tower" + (f", build step {upto}" if upto is not None else "")
+                      + (f", turned {turn} quarter" + ("s" if turn > 1 else "") if turn else ""))
+    size = ""
+    if width:
+        size = f' width="{float(width):.0f}" height="{float(width) * vb_h / vb_w:.0f}"'
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" class="cl-tower" role="img" '
+            f'viewBox="{left:.1f} {top:.1f} {vb_w:.1f} {vb_h:.1f}"{size} '
+            f'aria-label="{escape(label)}" data-turn="{turn}"'
+            + (f' data-upto="{int(upto)}"' if upto is not None else "")
+            + (f' data-highlight="{escape(highlight)}"' if highlight else "") + ">")
+    body = [head, f"<title>{escape(label)}</title>",
+            f'<polygon class="cl-table" points="{_pts(corners3)}" fill="{TABLE_FILL}" '
+            f'stroke="{TABLE_EDGE}" stroke-width="1"></polygon>']
+    # Faces inherit a thin grid stroke; figures, stones and edges set their own.
+    body.append('<g class="cl-scene" stroke="#000" stroke-opacity="0.3" stroke-width="0.6" '
+                'stroke-linecap="round" stroke-linejoin="round">')
+    body.extend(svg for _, _, svg in items)
+    body.append("</g>")
+    body.extend(overlay)
+    body.append("</svg>")
+    return Markup("".join(body))

@@ -1,0 +1,169 @@
+"""The Climbers' tower picture: an isometric SVG drawn from a view, without Flask."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+
+from companion.games.climbers import Climbers
+from companion.web.games.climbers_picture import PALETTE, face_colours, tower_svg
+
+SVG = "{http://www.w3.org/2000/svg}"
+G = Climbers()
+
+
+def a_view(seed: int = 11, **changes: Any) -> dict[str, Any]:
+    state = G.setup(3, {}, seed)
+    state.update(changes)
+    return G.view(state, None)
+
+
+def parse(svg: str) -> ET.Element:
+    root = ET.fromstring(str(svg))
+    assert root.tag == f"{SVG}svg"
+    return root
+
+
+def block_groups(root: ET.Element) -> set[str]:
+    return {g.get("data-block", "") for g in root.iter(f"{SVG}g") if g.get("data-block")}
+
+
+@pytest.mark.parametrize("seed", [1, 11, 2024])
+def test_a_generated_tower_is_valid_svg_with_a_name(seed: int) -> None:
+    svg = tower_svg(a_view(seed))
+    root = parse(svg)
+    assert root.get("role") == "img"
+    assert root.get("aria-label")
+    assert root.find(f"{SVG}title") is not None and root.find(f"{SVG}title").text
+    assert re.fullmatch(r"-?[\d.]+ -?[\d.]+ [\d.]+ [\d.]+", root.get("viewBox", ""))
+    assert root.find(f"{SVG}polygon").get("class") == "cl-table"
+
+
+def test_every_top_colour_is_drawn() -> None:
+    view = a_view()
+    svg = str(tower_svg(view))
+    for block in view["blocks"]:
+        assert PALETTE[block["top"]] in svg, block
+
+
+def test_no_inline_style_and_no_script() -> None:
+    view = a_view(figures={"0": "1,0", "1": None, "2": None}, blocked={"2": "C1"})
+    for svg in (tower_svg(view), tower_svg(view, turn=2, labels=True, highlight="D1"),
+                tower_svg(view, upto=5, labels=True)):
+        text = str(svg)
+        assert "style=" not in text and "<style" not in text
+        assert "<script" not in text.lower() and "javascript:" not in text.lower()
+        assert not re.search(r"\son\w+=", text)
+
+
+def test_the_highlighted_block_is_marked() -> None:
+    view = a_view()
+    block_id = view["blocks"][-1]["id"]
+    root = parse(tower_svg(view, highlight=block_id))
+    assert root.get("data-highlight") == block_id
+    marked = [el for el in root.iter() if "cl-hl" in (el.get("class") or "").split()]
+    assert marked and all(el.get("data-block") == block_id for el in marked)
+    xray = [el for el in root.iter() if el.get("class") == "cl-hl-xray"]
+    assert len(xray) == 1 and xray[0].get("data-block") == block_id
+    assert "cl-hl" not in str(tower_svg(view))
+
+
+def test_labels_name_the_blocks_whose_tops_show() -> None:
+    view = a_view()
+    root = parse(tower_svg(view, labels=True))
+    named = {t.text for t in root.iter(f"{SVG}text") if t.get("class") == "cl-label"}
+    tops = {cell["block"] for cell in view["cells"]}
+    assert named and named <= tops
+    # The block on the highest square can always be seen from above.
+    highest = max(view["cells"], key=lambda cell: cell["height"])
+    assert highest["block"] in named
+    assert not [t for t in parse(tower_svg(view)).iter(f"{SVG}text")
+                if t.get("class") == "cl-label"]
+
+
+def test_quarter_turns_give_different_pictures() -> None:
+    view = a_view()
+    pictures = {str(tower_svg(view, turn=turn)) for turn in range(4)}
+    assert len(pictures) == 4
+    assert str(tower_svg(view, turn=4)) == str(tower_svg(view, turn=0))
+    for turn in range(4):
+        parse(tower_svg(view, turn=turn, labels=True))
+
+
+def test_upto_draws_only_the_first_blocks_and_highlights_the_last() -> None:
+    view = a_view()
+    for k in (1, 2, 7, len(view["order"])):
+        root = parse(tower_svg(view, upto=k, labels=True))
+        drawn = block_groups(root)
+        assert drawn <= set(view["order"][:k])
+        assert view["order"][k - 1] in drawn  # nothing rests on the newest block yet
+        assert root.get("data-highlight") == view["order"][k - 1]
+        assert root.get("data-upto") == str(k)
+    assert block_groups(parse(tower_svg(view, upto=1))) == {view["order"][0]}
+    assert not block_groups(parse(tower_svg(view, upto=0)))
+
+
+def test_a_figure_on_a_block_and_figures_on_the_table() -> None:
+    view = a_view()
+    square = max(view["cells"], key=lambda cell: cell["height"])
+    place = f"{square['x']},{square['y']}"
+    view = a_view(figures={"0": place, "1": None, "2": None})
+    root = parse(tower_svg(view))
+    figures = {g.get("data-seat"): g for g in root.iter(f"{SVG}g")
+               if g.get("class") == "cl-figure"}
+    assert set(figures) == {"0", "1", "2"}
+    fills = {el.get("fill") for el in figures["0"] if el.tag == f"{SVG}circle"}
+    assert fills == {PALETTE["red"]}
+    # Seats 1 and 2 wait on the table with their seat numbers.
+    numbers = {t.text for g in (figures["1"], figures["2"]) for t in g.iter(f"{SVG}text")}
+    assert numbers == {"2", "3"}
+    assert not [t for t in figures["0"].iter(f"{SVG}text")]
+    # Build steps show no figures.
+    assert "cl-figure" not in str(tower_svg(view, upto=3))
+
+
+def test_a_blocking_stone_sits_on_its_block_in_its_owner_colour() -> None:
+    view = a_view()
+    block_id = view["cells"][0]["block"]
+    view = a_view(blocked={"1": block_id}, stones={"0": "unused", "1": "used", "2": "unused"})
+    stones = [el for el in parse(tower_svg(view)).iter(f"{SVG}ellipse")
+              if el.get("class") == "cl-stone"]
+    assert len(stones) == 1
+    assert stones[0].get("stroke") == PALETTE["dark-blue"]
+
+
+def test_faces_hidden_by_neighbours_are_skipped() -> None:
+    view = a_view()
+    voxels = sum(b["w"] * b["d"] * b["h"] for b in view["blocks"])
+    faces = len([el for g in parse(tower_svg(view)).iter(f"{SVG}g") if g.get("data-block")
+                 for el in g if el.get("fill") not in (None, "none")])
+    assert 0 < faces < voxels * 3 / 2
+
+
+def test_face_colours_follow_the_pairs() -> None:
+    cube = {"id": "C1", "kind": "cube", "x": 0, "y": 0, "z": 0, "w": 2, "d": 2, "h": 2,
+            "top": "red", "long": None}
+    faces = face_colours(cube)
+    assert faces[(0, 0, 1)] == "red" and faces[(0, 0, -1)] == "yellow"
+    assert {faces[(1, 0, 0)], faces[(-1, 0, 0)]} in ({"dark-blue", "light-blue"},
+                                                    {"violet", "grey"})
+    assert sorted(faces.values()) == sorted(["red", "yellow", "dark-blue", "light-blue",
+                                             "violet", "grey"])
+    # A half-cube on its edge, thin along x: its square faces (red/yellow) face along x.
+    half = {"id": "H1", "kind": "half", "x": 0, "y": 0, "z": 0, "w": 1, "d": 2, "h": 2,
+            "top": "violet", "long": "x"}
+    faces = face_colours(half)
+    assert {faces[(1, 0, 0)], faces[(-1, 0, 0)]} == {"red", "yellow"}
+    foundation = {"id": "F1", "kind": "foundation", "x": 0, "y": 0, "z": 0, "w": 2, "d": 2,
+                  "h": 6, "top": "grey", "long": None}
+    assert set(face_colours(foundation).values()) == {"grey"}
+
+
+def test_width_sets_a_size_and_title_names_it() -> None:
+    root = parse(tower_svg(a_view(), width=300, title="La tour"))
+    assert root.get("width") == "300" and int(root.get("height", "0")) > 0
+    assert root.get("aria-label") == "La tour"
+    assert root.find(f"{SVG}title").text == "La tour"

@@ -262,7 +262,6 @@ def _place(state: State, done: rules.Placement) -> None:
 
 
 def _walk(state: State, seat: int, done: rules.Walk) -> None:
-    before = rules.height_of(state, seat)
     state["figures"][str(seat)] = done.to
     for name in LADDERS:
         if done.ladders & (1 << LADDERS.index(name)):
@@ -270,8 +269,6 @@ def _walk(state: State, seat: int, done: rules.Walk) -> None:
             state["events"].append({"kind": "ladder", "ladder": name})
     state["start"]["dipped"] = state["start"]["dipped"] or done.dipped
     state["walked"] = True
-    if rules.height_of(state, seat) != before:
-        state["reached"][str(seat)] = state["turns"]
 
 
 def _start_turn(state: State, seat: int) -> None:
@@ -288,7 +285,10 @@ def _start_turn(state: State, seat: int) -> None:
 def _end_turn(state: State, seat: int) -> None:
     """The next player's turn, or the end: a round without a new top gives the first player
     a last chance, and a last chance that does not top ends the game at once."""
-    topped = rules.height_of(state, seat) > state["top_before"]
+    height = rules.height_of(state, seat)
+    if height != state["start"]["height"]:  # up and back down again is no new height
+        state["reached"][str(seat)] = state["turns"]
+    topped = height > state["top_before"]
     state["round_topped"] = state["round_topped"] or topped
     if state["last_chance"]:
         if not topped:

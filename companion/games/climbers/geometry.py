@@ -52,7 +52,8 @@ def shape(block: Block, top: str, long: str | None) -> tuple[int, int, int] | No
         return (middle, middle, odd) if long is None else None
     if long is None:
         return None
-    return (odd, middle, middle) if long == "x" else (middle, odd, middle)
+    length, width = max(odd, middle), min(odd, middle)  # on its side, the height is middle
+    return (length, width, middle) if long == "x" else (width, length, middle)
 
 
 def shapes(block: Block) -> list[tuple[str, str | None, int, int, int]]:
@@ -321,12 +322,14 @@ class Walker:
 
 def _least(options: list[tuple[int, bool]]) -> list[tuple[int, bool]]:
     """The ladder sets no smaller set beats; for each, whether it must go lower (False when a
-    way that stays up exists)."""
+    way that stays up exists). A smaller set that must go lower does not beat a larger one
+    that stays up: a ladder may spare the figure the dip."""
     best: dict[int, bool] = {}
     for used, dipped in options:
         best[used] = best.get(used, True) and dipped
-    kept = [used for used in best if not any(other != used and other & used == other
-                                             for other in best)]
+    kept = [used for used in best
+            if not any(other != used and other & used == other
+                       and (best[used] or not best[other]) for other in best)]
     return sorted((used, best[used]) for used in kept)
 
 

@@ -311,10 +311,10 @@ def _why_not(state: State, walking: Walker, start: Node, target: Node, mask: int
         return "cl.ladder.long"
     if target not in _reach_with_rise(free, start, rise=4):
         return "cl.ladder.chain"
+    if target in walking.reach(start):  # with the ladders left, but only to end too low
+        return "cl.figure.higher"
     if target in free.reach(start) and walking.ladders != 3:
         return "cl.figure.step" if walking.ladders == 0 else "cl.ladder.once"
-    if target in walking.reach(start):
-        return "cl.figure.higher"
     return "cl.ladder.once"
 
 

@@ -1,0 +1,1087 @@
+"""The Climbers: a refused and an allowed case for every rule clause, the rulebook's own
+pictures, and the catalogue.
+
+States are built by hand from a fresh set-up with the option "own tower" (they are plain
+JSON): every block is taken off the table, then a few are put back where the test says,
+each resting where it falls (on the table or on the blocks under it), so each test shows
+exactly the position it is about. Squares are "x,y" (x east, y north); one unit of height
+is a lying half-cube, a cube is 2 high, a standing double cube 4, a foundation 6.
+Seat s plays ``COLOURS[s]``: 0 red, 1 dark blue, 2 yellow, 3 light blue, 4 violet. Blocks
+H9-H12 and D7-D9 lie flat with grey on top; a cube can show any colour on top.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.games.base import IllegalMove, clauses, clone
+from companion.games.climbers import Climbers, rules
+from companion.games.climbers.data import ALL_COLOURS, BLOCKS, COLOURS, FOUNDATIONS
+from companion.games.climbers.game import TURN_START
+from companion.games.climbers.geometry import Tower, hidden, shape, shapes
+from companion.games.climbers.tower import generate
+
+G = Climbers()
+ROOT = Path(__file__).resolve().parents[2]
+ENGINE = ROOT / "companion" / "games" / "climbers"
+GAME = "climbers"
+
+State = dict[str, Any]
+Move = dict[str, Any]
+PASS: Move = {"type": "pass"}
+END: Move = {"type": "end"}
+RESTART: Move = {"type": "restart"}
+BUILT: Move = {"type": "built"}
+
+
+# --- states -------------------------------------------------------------------------------
+
+
+def table(players: int = 2, blocks: tuple[tuple[Any, ...], ...] = (),
+          figures: dict[int, str] | None = None, turn: int = 0, **options: Any) -> State:
+    """A turn of ``turn`` about to begin, on a tower of ``blocks`` only: each (id, x, y,
+    top[, long]) is put down in that order and rests where it falls. Seat s's figure stands
+    on ``figures[s]``, the others on the table."""
+    state = G.setup(players, {"tower": "own", **options}, 1)
+    state["blocks"] = {block_id: None for block_id in state["blocks"]}
+    state["order"] = []
+    for block_id, x, y, top, *long in blocks:
+        put(state, block_id, x, y, top, long[0] if long else None)
+    for seat, place in (figures or {}).items():
+        state["figures"][str(seat)] = place
+    state.update(phase="play", round=1)
+    begin(state, turn)
+    return state
+
+
+def put(state: State, block_id: str, x: int, y: int, top: str, long: str | None = None) -> None:
+    dims = shape(BLOCKS[block_id], top, long)
+    assert dims is not None, (block_id, top, long)
+    w, d, h = dims
+    z = Tower(state["blocks"]).rest_height(x, y, w, d)
+    assert z is not None, f"{block_id} would not rest flat"
+    state["blocks"][block_id] = {"x": x, "y": y, "z": z, "w": w, "d": d, "h": h, "top": top,
+                                 "long": long}
+    state["order"].append(block_id)
+
+
+def begin(state: State, seat: int) -> None:
+    """``seat``'s turn begins now (what the engine does between turns)."""
+    built = Tower(state["blocks"])
+    state.update(turn=seat, step="before", walked=False, moved=None)
+    state["turns"] += 1
+    state["start"] = {"height": rules.height_of(state, seat, built), "dipped": False}
+    state["top_before"] = max(rules.height_of(state, s, built) for s in range(state["players"]))
+    state["turn_start"] = {key: clone(state[key]) for key in TURN_START}
+
+
+def snapshot(state: State) -> str:
+    return json.dumps(state, sort_keys=True)
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal as JSON values: ``True`` is not ``1`` and ``3.0`` is not ``3`` here."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+def offered(state: State, seat: int, move: Any) -> bool:
+    """Whether ``move`` is among the seat's legal moves."""
+    return any(same(move, legal) for legal in G.legal_moves(state, seat))
+
+
+def refused(state: State, seat: int, move: Any, rule: str) -> IllegalMove:
+    """``move`` is refused for ``rule``, is not offered, and leaves ``state`` untouched."""
+    before = snapshot(state)
+    with pytest.raises(IllegalMove) as err:
+        G.apply(state, seat, move)
+    assert err.value.rule == rule, (err.value.rule, err.value.params)
+    assert not offered(state, seat, move)
+    assert snapshot(state) == before
+    return err.value
+
+
+def allowed(state: State, seat: int, move: Move) -> State:
+    """``move`` is offered and applies, without touching ``state``."""
+    assert offered(state, seat, move), [m for m in G.legal_moves(state, seat)
+                                        if m["type"] != "block"]
+    before = snapshot(state)
+    after = G.apply(state, seat, move)
+    assert snapshot(state) == before
+    return after
+
+
+def play(state: State, seat: int, *moves: Move) -> State:
+    for move in moves:
+        state = allowed(state, seat, move)
+    return state
+
+
+def walk(to: str, ladders: str = "") -> Move:
+    return {"type": "walk", "to": to, "ladders": ladders}
+
+
+def block(block_id: str, x: Any, y: Any, top: str, long: str | None = None) -> Move:
+    return {"type": "block", "block": block_id, "top": top, "long": long, "x": x, "y": y}
+
+
+def build(block_id: str, x: int, y: int, top: str, long: str | None = None) -> Move:
+    return {**block(block_id, x, y, top, long), "type": "build"}
+
+
+def stone(block_id: str) -> Move:
+    return {"type": "stone", "block": block_id}
+
+
+def height(state: State, seat: int) -> int:
+    return rules.height_of(state, seat)
+
+
+def spot(state: State, block_id: str) -> tuple[int, int, int, int, int, int]:
+    place = state["blocks"][block_id]
+    return tuple(place[key] for key in ("x", "y", "z", "w", "d", "h"))  # type: ignore[return-value]
+
+
+#: A small tower: a lying grey half-cube (height 1) at 0,0 and a grey cube (height 2) at 2,0:
+#: a figure on the table climbs the half-cube, then the cube, one unit at a time.
+STAIRS = (("H9", 0, 0, "grey"), ("C1", 2, 0, "grey"))
+
+
+# --- set-up -------------------------------------------------------------------------------
+
+
+def test_setup_pieces():
+    """cl.setup.pieces: each seat has its colour, figure (on the table), stone and both
+    ladders; the tower is 2 foundations, 9 double cubes, 12 cubes, 12 half-cubes, every
+    coloured block with a face of each colour."""
+    state = G.setup(5, {}, 3)
+    assert G.view(state, None)["colours"] == list(COLOURS) == [
+        "red", "dark-blue", "yellow", "light-blue", "violet"]
+    assert state["figures"] == {str(s): None for s in range(5)}
+    assert state["ladders"] == {str(s): ["short", "long"] for s in range(5)}
+    assert state["stones"] == {str(s): "unused" for s in range(5)}
+    kinds = [BLOCKS[b].kind.name for b in state["blocks"]]
+    assert {k: kinds.count(k) for k in set(kinds)} == {"foundation": 2, "double": 9,
+                                                        "cube": 12, "half": 12}
+    for block_id, piece in BLOCKS.items():
+        tops = {top for top, *_ in shapes(piece)}
+        assert tops == ({"grey"} if block_id in FOUNDATIONS else set(ALL_COLOURS)), block_id
+    assert G.view(table(3), 1)["colours"] == ["red", "dark-blue", "yellow"]
+
+
+def test_setup_tower_is_drawn_and_shown_block_by_block():
+    """cl.setup.tower: the companion draws the tower: the foundations stand side by side,
+    then the double cubes, the cubes, the half-cubes, every block placed."""
+    state = G.setup(3, {}, 11)
+    assert state["phase"] == "build" and all(state["blocks"].values())
+    assert state["order"][:2] == ["F1", "F2"] and sorted(state["order"]) == sorted(BLOCKS)
+    kinds = [BLOCKS[b].kind.name for b in state["order"][2:]]
+    assert kinds == ["double"] * 9 + ["cube"] * 12 + ["half"] * 12
+    for index, block_id in enumerate(FOUNDATIONS):
+        assert state["blocks"][block_id] == {"x": 2 * index, "y": 0, "z": 0, "w": 2, "d": 2,
+                                             "h": 6, "top": "grey", "long": None}
+    view = G.view(state, None)
+    assert [b["id"] for b in view["blocks"]] == state["order"] and view["unplaced"] == []
+    assert G.setup(3, {}, 11)["blocks"] == state["blocks"]  # the same seed, the same tower
+
+
+def test_setup_own_tower_starts_with_the_foundations():
+    """cl.setup.tower: with the option 'own tower', only the foundations stand, and the
+    first player enters the other blocks one by one."""
+    state = G.setup(2, {"tower": "own"}, 1)
+    assert [b for b, place in state["blocks"].items() if place] == ["F1", "F2"]
+    after = allowed(state, 0, build("C1", 0, 2, "red"))
+    assert spot(after, "C1") == (0, 2, 0, 2, 2, 2) and after["order"] == ["F1", "F2", "C1"]
+    after = allowed(after, 0, build("H1", 0, 2, "yellow"))
+    assert spot(after, "H1") == (0, 2, 2, 2, 2, 1) and after["phase"] == "build"
+    refused(after, 0, build("C1", 4, 0, "red"), "cl.move.malformed")  # already placed
+    refused(after, 0, build("C2", 0, 5, "red"), "cl.build.contact")
+
+
+def test_setup_hidden():
+    """cl.setup.hidden: the tower drawn hides both foundations; the first player says the
+    tower stands, and the game begins."""
+    state = G.setup(4, {"first_seat": 2}, 5)
+    built = Tower(state["blocks"])
+    assert all(hidden(built, block_id) for block_id in FOUNDATIONS)
+    assert G.legal_moves(state, 2) == [BUILT] and G.legal_moves(state, 0) == []
+    refused(state, 2, build("C1", 9, 9, "red"), "cl.turn.phase")
+    after = allowed(state, 2, BUILT)
+    assert after["phase"] == "play" and after["turn"] == 2 and after["round"] == 1
+
+
+def test_setup_start():
+    """cl.setup.start: every figure starts on the table, the first player begins, and a
+    figure on the table may step onto any square next to bare table."""
+    state = allowed(G.setup(3, {"first_seat": 1}, 2), 1, BUILT)
+    assert state["figures"] == {"0": None, "1": None, "2": None}
+    assert state["turn"] == 1 and state["step"] == "before" and state["start"]["height"] == 0
+    refused(state, 0, PASS, "cl.turn.wait")
+    assert G.legal_moves(state, 0) == [] and G.legal_moves(state, 2) == []
+    small = table(blocks=STAIRS)
+    assert {m["to"] for m in G.legal_moves(small, 0) if m["type"] == "walk"} == {
+        "0,0", "0,1", "1,0", "1,1", "2,0", "2,1", "3,0", "3,1"}
+    after = allowed(small, 0, walk("1,1"))
+    assert after["figures"]["0"] == "1,1" and height(after, 0) == 1
+
+
+def test_setup_unplaced():
+    """cl.setup.unplaced: the own tower stands only when every block is placed and both
+    foundations are hidden."""
+    state = G.setup(2, {"tower": "own"}, 1)
+    refused(state, 0, BUILT, "cl.setup.unplaced")
+    blocks, order = generate(4)
+    full = clone(state)
+    full["blocks"], full["order"] = clone(blocks), list(order)
+    assert allowed(full, 0, BUILT)["phase"] == "play"
+    last = order[-1]
+    missing = clone(full)
+    missing["blocks"][last] = None
+    missing["order"].remove(last)
+    refused(missing, 0, BUILT, "cl.setup.unplaced")
+    place = blocks[last]
+    back = allowed(missing, 0, build(last, place["x"], place["y"], place["top"], place["long"]))
+    assert allowed(back, 0, BUILT)["phase"] == "play"
+    # every block placed, but in a row beside the foundations: they show
+    row = clone(state)
+    for index, block_id in enumerate(b for b in BLOCKS if b not in FOUNDATIONS):
+        square = BLOCKS[block_id].square_pair
+        put(row, block_id, 4 + 2 * index, 0, square[0] if square else "red")
+    assert all(row["blocks"].values())
+    refused(row, 0, BUILT, "cl.setup.unplaced")
+    assert G.legal_moves(row, 0) == []
+
+
+# --- the turn -----------------------------------------------------------------------------
+
+
+def test_turn_order():
+    """cl.turn.order: walk, move one block, walk again, end; then the next seat clockwise;
+    a round ends with the seat before the first."""
+    state = table(3, (*STAIRS, ("C2", 0, 2, "grey")))
+    state = allowed(state, 0, walk("0,0"))
+    assert state["step"] == "before" and state["walked"] and height(state, 0) == 1
+    state = allowed(state, 0, block("C2", 4, 0, "yellow"))
+    assert state["step"] == "after" and not state["walked"] and state["moved"] == "C2"
+    assert spot(state, "C2") == (4, 0, 0, 2, 2, 2)
+    state = allowed(state, 0, walk("2,0"))
+    assert height(state, 0) == 2 and state["turn"] == 0
+    state = allowed(state, 0, END)
+    assert (state["turn"], state["step"], state["walked"], state["round"]) == (1, "before",
+                                                                              False, 1)
+    assert state["last_moved"] == "C2" and state["moved"] is None
+    state = play(state, 1, PASS, END)
+    assert state["turn"] == 2 and state["round"] == 1
+    state = play(state, 2, PASS, END)
+    assert state["turn"] == 0 and state["round"] == 2
+
+
+def test_turn_wait():
+    """cl.turn.wait: only the seat on turn moves; seats outside the table do nothing."""
+    state = table(3, STAIRS)
+    refused(state, 1, walk("0,0"), "cl.turn.wait")
+    refused(state, 2, PASS, "cl.turn.wait")
+    for seat in (-1, 3, 9, True):
+        assert G.legal_moves(state, seat) == []
+        with pytest.raises(IllegalMove) as err:
+            G.apply(state, seat, PASS)
+        assert err.value.rule == "cl.turn.wait"
+    allowed(state, 0, walk("0,0"))
+
+
+def test_turn_phase():
+    """cl.turn.phase: one walk before and one after the block move, one block move or a
+    pass, then end or the stone; nothing out of turn order."""
+    state = table(2, (*STAIRS, ("C2", 0, 2, "grey")))
+    refused(state, 0, END, "cl.turn.phase")
+    refused(state, 0, stone("C2"), "cl.turn.phase")
+    refused(state, 0, BUILT, "cl.turn.phase")
+    refused(state, 0, build("C3", 4, 0, "red"), "cl.turn.phase")
+    walked = allowed(state, 0, walk("0,0"))
+    refused(walked, 0, walk("1,1"), "cl.turn.phase")
+    after = allowed(walked, 0, PASS)
+    refused(after, 0, PASS, "cl.turn.phase")
+    refused(after, 0, block("C2", 4, 0, "red"), "cl.turn.phase")
+    again = allowed(after, 0, walk("2,0"))
+    refused(again, 0, walk("3,1"), "cl.turn.phase")
+    allowed(again, 0, END)
+    own = G.setup(2, {"tower": "own"}, 1)
+    refused(own, 0, walk("table"), "cl.turn.phase")
+    refused(own, 0, block("C1", 4, 0, "red"), "cl.turn.phase")
+
+
+def test_turn_pass():
+    """cl.turn.pass: a pass skips the block move only: the figure still walks after it; the
+    next player may then move any block."""
+    state = table(2, (*STAIRS, ("C2", 0, 2, "grey")))
+    state["last_moved"] = "C2"
+    after = allowed(state, 0, walk("0,0"))
+    after = allowed(after, 0, PASS)
+    assert after["step"] == "after" and after["moved"] is None
+    after = play(after, 0, walk("2,1"), END)
+    assert after["turn"] == 1 and after["last_moved"] is None and height(after, 0) == 2
+    allowed(after, 1, block("C2", 4, 0, "red"))
+
+
+def test_turn_restart():
+    """cl.turn.restart: the figure went down to the table before the block move and no way
+    up opened (the only block is the cube it left, a climb back to where it began): the turn
+    cannot end, so the player puts everything back and starts again (red may not stand on
+    the yellow cube beside it)."""
+    state = table(2, (("C1", 0, 0, "grey"), ("C2", 2, 0, "yellow")), figures={0: "0,0"})
+    refused(state, 0, RESTART, "cl.turn.restart")
+    down = allowed(state, 0, walk("table"))
+    assert down["start"] == {"height": 2, "dipped": True}
+    refused(down, 0, RESTART, "cl.turn.restart")
+    stuck = allowed(down, 0, PASS)
+    assert G.legal_moves(stuck, 0) == [RESTART] and G.view(stuck, 0)["stuck"]
+    refused(stuck, 0, END, "cl.figure.higher")
+    refused(stuck, 0, walk("0,0", "short"), "cl.figure.higher")
+    again = allowed(stuck, 0, RESTART)
+    for key in TURN_START:
+        assert again[key] == state[key], key
+    assert again["events"] == [{"kind": "restart"}] and not G.view(again, 0)["stuck"]
+    # a block move that opens no way up: the same, and the block goes back too
+    moved = allowed(down, 0, block("C1", 0, 0, "red"))
+    assert G.legal_moves(moved, 0) == [RESTART]
+    back = allowed(moved, 0, RESTART)
+    assert back["blocks"] == state["blocks"] and back["figures"] == state["figures"]
+    assert back["step"] == "before" and back["moved"] is None
+
+
+def test_move_malformed():
+    """cl.move.malformed: moves that are not well formed."""
+    state = table(2, STAIRS)
+    bad = [None, [], "walk", {}, {"type": "fly"}, {"type": "walk", "to": "0,0"},
+           {"type": "walk", "to": "0,0", "ladders": "", "x": 1},
+           walk("0;0"), walk("a,b"), walk("0,0", "rope"), walk("0,0", "short+short"),
+           walk("0,0", None), walk("7,7"),
+           block("Z1", 0, 2, "red"), block("C1", 0, 2, "pink"), block("C1", 0, 2, "red", "z"),
+           block("C1", "0", 2, "red"), block("C1", 0, True, "red"), block("C1", 0, 99, "red"),
+           block("C1", float("nan"), 2, "red"), stone(3)]
+    for move in bad:
+        err = refused(state, 0, move, "cl.move.malformed")
+        assert err.params["problem"], move
+
+
+def test_game_over():
+    """cl.game.over: nothing moves once the game is over."""
+    state = table(2, STAIRS)
+    state["phase"] = "over"
+    refused(state, 0, PASS, "cl.game.over")
+    refused(state, 1, walk("0,0"), "cl.game.over")
+    assert G.legal_moves(state, 0) == [] and G.legal_moves(state, 1) == []
+
+
+# --- which block may move -----------------------------------------------------------------
+
+
+def test_block_occupied():
+    """cl.block.occupied: a block with a figure on it (anyone's) stays."""
+    state = table(2, STAIRS, figures={1: "3,1"})
+    refused(state, 0, block("C1", 0, 2, "red"), "cl.block.occupied")
+    refused(state, 1, block("C1", 0, 2, "red"), "cl.turn.wait")
+    after = allowed(state, 0, block("H9", 4, 0, "grey"))
+    assert spot(after, "H9") == (4, 0, 0, 2, 2, 1)
+
+
+def test_block_stone():
+    """cl.block.stone: a block holding a blocking stone stays."""
+    state = table(2, STAIRS)
+    state["blocked"] = {"1": "C1"}
+    refused(state, 0, block("C1", 0, 2, "red"), "cl.block.stone")
+    assert "C1" not in rules.movable(state)
+    allowed(state, 0, block("H9", 4, 0, "grey"))
+
+
+def test_block_covered():
+    """cl.block.covered: a half-cube on edge lies across the two cubes C1 and C2: neither
+    can move (their tops are partly covered); the half-cube can."""
+    state = table(2, (("C1", 0, 0, "grey"), ("C2", 2, 0, "grey"), ("H5", 1, 0, "red", "x")))
+    assert spot(state, "H5") == (1, 0, 2, 2, 1, 2)  # on edge: 2 squares by 1, height 2
+    refused(state, 0, block("C1", 0, 2, "red"), "cl.block.covered")
+    refused(state, 0, block("C2", 4, 0, "red"), "cl.block.covered")
+    assert rules.movable(state) == ["H5"]
+    after = allowed(state, 0, block("H5", 0, 1, "red", "x"))
+    assert spot(after, "H5") == (0, 1, 2, 2, 1, 2)
+
+
+def test_block_last_moved():
+    """cl.block.last-moved: the block the previous player moved is barred to the next; the
+    player after may move it again."""
+    state = table(3, (*STAIRS, ("C2", 0, 2, "grey")))
+    state = play(state, 0, block("C2", 4, 0, "grey"), END)
+    refused(state, 1, block("C2", 0, 2, "grey"), "cl.block.last-moved")
+    assert "C2" not in rules.movable(state)
+    state = play(state, 1, block("H9", 2, 2, "grey"), END)
+    refused(state, 2, block("H9", 0, 0, "grey"), "cl.block.last-moved")
+    allowed(state, 2, block("C2", 0, 2, "grey"))
+
+
+#: A top each block may show lying flat or standing (no ``long``).
+FLAT = {"C2": "grey", "H1": "red", "D1": "red", "F1": "grey"}
+
+
+@pytest.mark.parametrize(("block_id", "top", "long"), [
+    ("C2", "red", "x"), ("H1", "red", "x"), ("H1", "violet", None), ("D1", "yellow", "y"),
+    ("D1", "grey", None), ("F1", "red", None), ("F1", "grey", "z")])
+def test_block_shape_refused(block_id, top, long):
+    """cl.block.shape: the colour on top decides how a block stands; a cube is square, a
+    half-cube with a square face on top lies flat, a foundation shows grey."""
+    state = table(2, (("C1", 0, 0, "grey"), (block_id, 0, 2, FLAT[block_id])))
+    rule = "cl.move.malformed" if long == "z" else "cl.block.shape"
+    refused(state, 0, block(block_id, 2, 0, top, long), rule)
+
+
+@pytest.mark.parametrize(("block_id", "top", "long", "dims"), [
+    ("C2", "violet", None, (2, 2, 2)),
+    ("H1", "yellow", None, (2, 2, 1)), ("H1", "violet", "x", (2, 1, 2)),
+    ("H1", "grey", "y", (1, 2, 2)),
+    ("D1", "red", None, (2, 2, 4)), ("D1", "grey", "x", (4, 2, 2)),
+    ("D1", "light-blue", "y", (2, 4, 2)),
+    ("F1", "grey", None, (2, 2, 6)), ("F1", "grey", "y", (2, 6, 2))])
+def test_block_shape_allowed(block_id, top, long, dims):
+    state = table(2, (("C1", 0, 0, "grey"), (block_id, 0, 2, FLAT[block_id])))
+    after = allowed(state, 0, block(block_id, 2, 0, top, long))
+    assert spot(after, block_id) == (2, 0, 0, *dims)
+    assert after["blocks"][block_id]["top"] == top
+
+
+def test_block_elsewhere():
+    """cl.block.elsewhere: a block must end at another place, or turned where it stands."""
+    state = table(2, STAIRS)
+    refused(state, 0, block("C1", 2, 0, "grey"), "cl.block.elsewhere")
+    after = allowed(state, 0, block("C1", 2, 0, "red"))
+    assert spot(after, "C1") == (2, 0, 0, 2, 2, 2) and after["blocks"]["C1"]["top"] == "red"
+    allowed(state, 0, block("C1", 2, 1, "grey"))
+
+
+# --- building -----------------------------------------------------------------------------
+
+
+def test_build_grid():
+    """cl.build.grid: whole squares only."""
+    state = table(2, STAIRS)
+    refused(state, 0, block("C1", 1.5, 2, "grey"), "cl.build.grid")
+    refused(state, 0, block("C1", 0, -0.5, "grey"), "cl.build.grid")
+    allowed(state, 0, block("C1", 1, 2, "grey"))
+
+
+def test_build_support_hole():
+    """cl.build.support, the rulebook's picture of a hole: cubes at 0,0 and 3,0 with a gap
+    between them; a lying double cube across both would bridge the gap: refused. Across
+    two cubes side by side (a block may span several) it is fine."""
+    state = table(2, (("C1", 0, 0, "grey"), ("C2", 3, 0, "grey"), ("C3", 0, 2, "grey"),
+                      ("D1", 0, 4, "grey", "x")))
+    refused(state, 0, block("D1", 0, 0, "grey", "x"), "cl.build.support")
+    # half over the cube, half over the table: an overhang
+    refused(state, 0, block("D1", -2, 0, "grey", "x"), "cl.build.support")
+    refused(state, 0, block("C3", 1, 1, "grey"), "cl.build.support")
+    after = allowed(state, 0, block("D1", 0, 0, "grey", "y"))
+    assert spot(after, "D1") == (0, 0, 2, 2, 4, 2)  # on C1 and C3, like bricks in a wall
+
+
+def test_build_support_allowed_on_several_blocks():
+    state = table(2, (("C1", 0, 0, "grey"), ("C2", 2, 0, "grey"), ("C3", 0, 2, "grey")))
+    after = allowed(state, 0, block("C3", 1, 0, "grey"))  # offset, on both cubes
+    assert spot(after, "C3") == (1, 0, 2, 2, 2, 2)
+
+
+def test_build_contact():
+    """cl.build.contact: a block set on the table touches a block's side, by one square at
+    least; a corner is not contact."""
+    state = table(2, (("C1", 0, 0, "grey"), ("C2", 0, 2, "grey")))
+    refused(state, 0, block("C2", 5, 0, "grey"), "cl.build.contact")
+    refused(state, 0, block("C2", 2, 2, "grey"), "cl.build.contact")  # corner to corner
+    after = allowed(state, 0, block("C2", 2, 1, "grey"))  # one square of C1's east side
+    assert spot(after, "C2") == (2, 1, 0, 2, 2, 2)
+    allowed(state, 0, block("C2", 0, 0, "grey"))  # resting on a block touches it
+    allowed(state, 0, block("C2", 0, -2, "grey"))
+
+
+def test_build_contact_whole_face():
+    """cl.build.contact with the option 'whole face': one square of contact is no longer
+    enough; a whole side against the cube is."""
+    state = table(2, (("C1", 0, 0, "grey"), ("C2", 0, 2, "grey"), ("H9", -2, 0, "grey")),
+                  contact="face")
+    refused(state, 0, block("C2", 2, 1, "grey"), "cl.build.contact")
+    assert spot(allowed(state, 0, block("C2", 2, 0, "grey")), "C2") == (2, 0, 0, 2, 2, 2)
+    # beside the lying half-cube (height 1), a cube (height 2) has no whole face in contact
+    refused(state, 0, block("C2", -2, 2, "grey"), "cl.build.contact")
+    allowed(state, 0, block("C2", 0, 0, "grey"))  # resting on a block
+    default = table(2, (("C1", 0, 0, "grey"), ("C2", 0, 2, "grey"), ("H9", -2, 0, "grey")))
+    allowed(default, 0, block("C2", -2, 2, "grey"))
+
+
+def test_build_push_aside():
+    """cl.build.push: dark blue stands on 0,0 of a lying grey double cube; red sets a cube
+    on that end of it: dark blue is pushed to the nearest free square of the same top and
+    stays as high."""
+    state = table(2, (("D1", 0, 0, "grey", "x"), ("C1", 0, 2, "grey")), figures={1: "0,0"})
+    after = allowed(state, 0, block("C1", 0, 0, "grey"))
+    assert after["figures"]["1"] == "2,0" and height(after, 1) == 2
+    assert after["events"] == [{"kind": "pushed", "figures": {"1": "2,0"}}]
+
+
+def test_build_push_ties_in_reading_order():
+    """cl.build.push: a half-cube on edge covers 0,0 and 1,0, where dark blue stands on 1,0:
+    1,1 and 2,0 are both one square away; the northern row comes first."""
+    state = table(3, (("D1", 0, 0, "grey", "x"), ("H5", 0, 2, "red", "x")),
+                  figures={1: "1,0", 2: "0,0"})
+    after = allowed(state, 0, block("H5", 0, 0, "red", "x"))
+    assert after["figures"] == {"0": None, "1": "1,1", "2": "0,1"}
+    assert height(after, 1) == height(after, 2) == 2
+
+
+def test_build_push_needs_room_on_the_same_top():
+    """cl.build.push: dark blue stands on a grey cube C2; covering all of C2's top with
+    another cube leaves no square: refused, even though the grey cube C1 beside it has room
+    (a figure is never pushed onto another block, and a block never rests on a figure)."""
+    state = table(2, (("C1", 0, 0, "grey"), ("C2", 2, 0, "grey"), ("C3", 0, 2, "grey"),
+                      ("D1", 4, 0, "grey", "y")), figures={1: "2,0"})
+    refused(state, 0, block("C3", 2, 0, "grey"), "cl.build.push")
+    refused(state, 0, block("D1", 0, 0, "grey", "x"), "cl.build.push")
+    after = allowed(state, 0, block("C3", 0, 0, "grey"))
+    assert after["figures"]["1"] == "2,0"
+    # a half-cube on edge over the south row of a lying half-cube: both figures there need
+    # a free square of the north row
+    crowd = table(5, (("H9", 0, 0, "grey"), ("H5", 0, 2, "red", "x")),
+                  figures={1: "0,0", 2: "1,0", 3: "0,1"})
+    refused(crowd, 0, block("H5", 0, 0, "red", "x"), "cl.build.push")
+    crowd["figures"]["3"] = None
+    after = allowed(crowd, 0, block("H5", 0, 0, "red", "x"))
+    assert after["figures"] == {"0": None, "1": "0,1", "2": "1,1", "3": None, "4": None}
+
+
+def test_build_stone():
+    """cl.build.stone: nothing is built on a block holding a stone, not even partly."""
+    state = table(2, (("C1", 0, 0, "grey"), ("C2", 2, 0, "grey"), ("C3", 0, 2, "grey")))
+    state["blocked"] = {"1": "C1"}
+    refused(state, 0, block("C3", 0, 0, "grey"), "cl.build.stone")
+    refused(state, 0, block("C3", 1, 0, "grey"), "cl.build.stone")
+    allowed(state, 0, block("C3", 2, 0, "grey"))
+    allowed(state, 0, block("C3", 0, -2, "grey"))  # beside it on the table
+
+
+def test_build_split():
+    """cl.build.split: taking the middle cube of three away splits the construction in two:
+    allowed."""
+    state = table(2, (("C1", 0, 0, "grey"), ("C2", 2, 0, "grey"), ("C3", 4, 0, "grey")))
+    after = allowed(state, 0, block("C2", 4, 0, "grey"))
+    assert spot(after, "C2") == (4, 0, 2, 2, 2, 2)
+    assert Tower(after["blocks"]).height((2, 0)) == 0
+
+
+# --- figures ------------------------------------------------------------------------------
+
+#: Red stands on a grey cube at 0,0; a grey cube at 2,2 touches it only by a corner, and
+#: yellow cubes close it in on every side (red may not cross yellow).
+CORNER = (("C1", 0, 0, "grey"), ("C2", 2, 2, "grey"), ("C3", 0, 2, "yellow"),
+          ("C4", 2, 0, "yellow"), ("C5", 4, 2, "yellow"), ("C6", 2, 4, "yellow"))
+
+
+def test_figure_diagonal():
+    """cl.figure.diagonal, the rulebook's picture: the figure cannot step diagonally onto
+    the next block."""
+    state = table(2, CORNER, figures={0: "1,1"})
+    refused(state, 0, walk("2,2"), "cl.figure.diagonal")
+    refused(state, 0, walk("2,2", "short"), "cl.figure.diagonal")
+
+
+def test_figure_diagonal_allowed_when_the_sides_touch():
+    """The rulebook's next picture: when the faces connect (here the cube south of the
+    target turns grey), the figure goes round and up."""
+    blocks = tuple(("C4", 2, 0, "grey") if b[0] == "C4" else b for b in CORNER)
+    state = table(2, blocks, figures={0: "1,1"})
+    after = allowed(state, 0, walk("2,2"))
+    assert after["figures"]["0"] == "2,2" and height(after, 0) == 2
+
+
+def test_figure_colour():
+    """cl.figure.colour, the rulebook's picture: a figure stands only on its own colour or
+    grey. Yellow, red and grey half-cubes lie in a row."""
+    state = table(2, (("H1", 0, 0, "yellow"), ("H2", 2, 0, "red"), ("H9", 4, 0, "grey")))
+    refused(state, 0, walk("0,0"), "cl.figure.colour")
+    allowed(state, 0, walk("2,0"))
+    allowed(state, 0, walk("4,1"))
+    begin(state, 1)
+    refused(state, 1, walk("2,0"), "cl.figure.colour")
+    refused(state, 1, walk("0,1"), "cl.figure.colour")
+    allowed(state, 1, walk("5,1"))
+
+
+def test_figure_colour_cannot_cross():
+    """cl.figure.colour: red on a grey cube cannot cross the yellow cube between it and the
+    red cube beyond (the way round by the table needs a ladder it does not name)."""
+    state = table(2, (("C1", 0, 0, "grey"), ("C2", 2, 0, "yellow"), ("C3", 4, 0, "red")),
+                  figures={0: "1,0"})
+    refused(state, 0, walk("4,0"), "cl.figure.reach")
+    state["blocks"]["C2"]["top"] = "grey"
+    allowed(state, 0, walk("4,0"))
+
+
+def test_figure_one_per_square():
+    """cl.figure.one-per-square, the rulebook's picture: the grey top is full; the figure
+    waits until one leaves."""
+    state = table(5, (("H9", 0, 0, "grey"),), figures={1: "0,0", 2: "1,0", 3: "0,1",
+                                                        4: "1,1"})
+    for square in ("0,0", "1,0", "0,1", "1,1"):
+        refused(state, 0, walk(square), "cl.figure.one-per-square")
+    state["figures"]["4"] = None
+    allowed(state, 0, walk("1,1"))
+
+
+def test_figure_one_per_square_cannot_cross():
+    """cl.figure.one-per-square: three grey half-cubes lie on three cubes (height 3); four
+    figures fill the middle one: red cannot cross it (and the way by the table needs the
+    long ladder)."""
+    state = table(5, (("C1", 0, 0, "yellow"), ("C2", 2, 0, "yellow"), ("C3", 4, 0, "yellow"),
+                      ("H9", 0, 0, "grey"), ("H10", 2, 0, "grey"), ("H11", 4, 0, "grey")),
+                  figures={0: "0,0", 1: "2,0", 2: "3,0", 3: "2,1", 4: "3,1"})
+    refused(state, 0, walk("4,0"), "cl.figure.reach")
+    assert allowed(state, 0, walk("4,0", "long"))["ladders"]["0"] == ["short"]
+    state["figures"]["3"] = state["figures"]["4"] = None  # the north row is free
+    allowed(state, 0, walk("4,0"))
+
+
+def test_five_figures_on_a_lying_double_cube():
+    """The rulebook's picture: on the large grey top of a lying double cube all five figures
+    find room. Each climbs there in turn, by a grey half-cube step."""
+    state = table(5, (("D1", 0, 0, "grey", "x"), ("H9", 4, 0, "grey")))
+    for seat, square in enumerate(["0,0", "0,1", "1,0", "1,1", "2,0"]):
+        state = play(state, seat, walk(square), PASS, END)
+    assert state["phase"] == "play" and state["turn"] == 0
+    assert state["figures"] == {"0": "0,0", "1": "0,1", "2": "1,0", "3": "1,1", "4": "2,0"}
+    built = Tower(state["blocks"])
+    assert {built.block_at((int(p[0]), int(p[2]))) for p in state["figures"].values()} == {"D1"}
+    assert all(height(state, seat) == 2 for seat in range(5))
+
+
+def test_figure_step():
+    """cl.figure.step, the rulebook's picture: the red figure climbs two blocks in one walk,
+    one unit at a time; without a ladder no step climbs 2; stepping down has no limit."""
+    state = table(2, (*STAIRS, ("C2", 0, 3, "grey")))  # C2 stands alone, 2 high
+    state["ladders"]["0"] = []
+    refused(state, 0, walk("0,3"), "cl.figure.step")
+    after = allowed(state, 0, walk("3,1"))
+    assert height(after, 0) == 2 and after["ladders"]["0"] == []
+    tall = table(2, (("D1", 0, 0, "red"),), figures={0: "0,0"})
+    assert height(tall, 0) == 4
+    down = allowed(tall, 0, walk("table"))
+    assert down["figures"]["0"] is None and down["start"]["dipped"]
+
+
+def test_figure_higher_end():
+    """cl.figure.higher: red went down from the half-cube to the table before passing; it
+    must end higher than it began (1): ending now is refused, climbing to the cube (2)
+    lets it end."""
+    state = table(2, STAIRS, figures={0: "0,0"})
+    state = play(state, 0, walk("table"), PASS)
+    refused(state, 0, END, "cl.figure.higher")
+    refused(state, 0, stone("C1"), "cl.figure.higher")
+    refused(state, 0, walk("1,1"), "cl.figure.higher")  # back to 1: not higher
+    assert not G.view(state, 0)["stuck"]
+    after = allowed(state, 0, walk("2,0"))
+    assert allowed(after, 0, END)["turn"] == 1
+
+
+@pytest.mark.parametrize("ladders", [["short", "long"], ["long"], []])
+def test_figure_higher_walk_after_the_block_move(ladders):
+    """cl.figure.higher: after the block move a walk must end where the turn may end: red
+    (on a cube, height 2) cannot go down to the table now, whatever ladders it has left."""
+    state = table(2, STAIRS, figures={0: "2,0"})
+    state["ladders"]["0"] = ladders
+    after = allowed(state, 0, PASS)
+    refused(after, 0, walk("table"), "cl.figure.higher")
+    refused(after, 0, walk("0,0"), "cl.figure.higher")
+    allowed(after, 0, walk("3,1"))  # sideways: never went lower, may end level
+
+
+def test_figure_higher_may_end_level():
+    """cl.figure.higher: a figure that never went lower may end level, or not move."""
+    state = table(2, STAIRS, figures={0: "2,0"})
+    allowed(play(state, 0, walk("3,1"), PASS), 0, END)
+    allowed(allowed(state, 0, PASS), 0, END)
+
+
+def test_figure_higher_a_ladder_may_spare_the_dip():
+    """cl.figure.higher: red on a cube (2) reaches the cube at 4,0 either down over a
+    half-cube (height 1) or over the standing cubes (height 4) behind, with a ladder: after
+    the block move only the way that stays up may be taken."""
+    state = table(2, (("C1", 0, 0, "grey"), ("H9", 2, 0, "grey"), ("C2", 4, 0, "grey"),
+                      ("C3", 0, 2, "red"), ("C4", 2, 2, "red"), ("C5", 4, 2, "red"),
+                      ("C6", 0, 2, "grey"), ("C7", 2, 2, "grey"), ("C8", 4, 2, "grey")),
+                  figures={0: "0,0"})
+    ways = {m["ladders"] for m in G.legal_moves(state, 0) if m.get("to") == "4,0"}
+    assert ways == {"", "short", "long"}
+    dipped = allowed(state, 0, walk("4,0"))
+    assert dipped["start"]["dipped"]
+    assert not allowed(state, 0, walk("4,0", "short"))["start"]["dipped"]
+    after = allowed(state, 0, PASS)
+    refused(after, 0, walk("4,0"), "cl.figure.reach")  # not so: only with a ladder
+    after = allowed(after, 0, walk("4,0", "short"))
+    assert after["ladders"]["0"] == ["long"]
+    allowed(after, 0, END)
+
+
+def test_figure_never_down():
+    """cl.figure.never-down: with the option, no step goes down; by default it may."""
+    blocks = (*STAIRS, ("C2", 2, 2, "grey"))
+    state = table(2, blocks, figures={0: "2,0"}, descent="never")
+    refused(state, 0, walk("table"), "cl.figure.never-down")
+    refused(state, 0, walk("1,0"), "cl.figure.never-down")
+    allowed(state, 0, walk("3,3"))  # level
+    assert {m["to"] for m in G.legal_moves(state, 0) if m["type"] == "walk"} == {
+        "2,1", "3,0", "3,1", "2,2", "2,3", "3,2", "3,3"}
+    default = table(2, blocks, figures={0: "2,0"})
+    allowed(default, 0, walk("table"))
+    allowed(default, 0, walk("1,0"))
+
+
+def test_figure_reach():
+    """cl.figure.reach: a walk reaches its square by allowed steps with the ladders named;
+    not the square it stands on; from the table onto any square beside bare table."""
+    state = table(2, STAIRS, figures={1: "1,1"})
+    refused(state, 0, walk("table"), "cl.figure.reach")
+    refused(state, 0, walk("3,0", "long+short"), "cl.figure.reach")  # more than it needs
+    allowed(state, 0, walk("3,0"))
+    on = table(2, (("C1", 0, 0, "grey"),), figures={0: "0,0"})
+    refused(on, 0, walk("0,0"), "cl.figure.reach")
+    off = table(2, (("C1", 0, 0, "grey"),))
+    refused(off, 0, walk("1,1"), "cl.figure.reach")  # a step of 2 without a ladder
+    allowed(off, 0, walk("1,1", "short"))
+
+
+def test_figure_stone():
+    """cl.figure.stone: nobody stands on or crosses a block holding a blocking stone."""
+    state = table(2, (("C1", 0, 0, "grey"), ("C2", 2, 0, "grey"), ("C3", 4, 0, "grey")),
+                  figures={0: "1,0"})
+    state["blocked"] = {"1": "C2"}
+    refused(state, 0, walk("2,0"), "cl.figure.stone")
+    refused(state, 0, walk("4,0"), "cl.figure.reach")  # across C2 (or down and a ladder)
+    allowed(state, 0, walk("4,0", "short"))
+    state["blocked"] = {}
+    allowed(state, 0, walk("4,0"))
+
+
+# --- ladders ------------------------------------------------------------------------------
+
+
+def test_ladder_short():
+    """cl.ladder.short: the short ladder climbs a step of 2, not 3; a step of 1 needs none."""
+    state = table(2, (("C1", 0, 0, "grey"), ("H9", 0, 3, "grey"), ("C2", 4, 0, "grey"),
+                      ("H10", 4, 0, "grey")))  # apart: a cube (2), a half-cube (1), 3 high
+    after = allowed(state, 0, walk("0,0", "short"))
+    assert after["ladders"]["0"] == ["long"] and height(after, 0) == 2
+    assert after["events"] == [{"kind": "ladder", "ladder": "short"}]
+    refused(state, 0, walk("5,0", "short"), "cl.ladder.short")  # a step of 3
+    refused(state, 0, walk("0,3", "short"), "cl.ladder.short")  # a step of 1
+    allowed(state, 0, walk("0,3"))
+
+
+def test_ladder_long():
+    """cl.ladder.long: the long ladder climbs a step of 2, 3 or 4, and no more (two
+    foundations stacked make a step of 12)."""
+    state = table(2, (("C1", 0, 0, "grey"), ("C2", 2, 0, "grey"), ("H9", 2, 0, "grey"),
+                      ("D7", 4, 0, "grey"), ("F1", 0, 4, "grey"), ("F2", 0, 4, "grey")))
+    for to, rise in (("0,0", 2), ("2,0", 3), ("4,0", 4)):
+        after = allowed(state, 0, walk(to, "long"))
+        assert height(after, 0) == rise and after["ladders"]["0"] == ["short"]
+    refused(state, 0, walk("0,4", "long"), "cl.ladder.long")
+    refused(state, 0, walk("0,4", "short+long"), "cl.ladder.long")
+
+
+def test_ladder_once():
+    """cl.ladder.once: a ladder used leaves the game; a step of 3 needs the long one."""
+    state = table(2, (("C1", 0, 0, "grey"), ("H9", 0, 0, "grey")))
+    state["ladders"]["0"] = ["short"]
+    refused(state, 0, walk("0,0", "long"), "cl.ladder.once")
+    refused(state, 0, walk("0,0", "short"), "cl.ladder.once")
+    state["ladders"]["0"] = ["short", "long"]
+    after = allowed(state, 0, walk("0,0", "long"))
+    assert after["ladders"]["0"] == ["short"]
+    assert [m for m in G.legal_moves(after, 0) if m["type"] == "walk" and m["ladders"]] == []
+
+
+def test_ladder_chain():
+    """cl.ladder.chain: a standing foundation (6) beside the table: no single step climbs 6,
+    not even with both ladders set one after the other. With a cube beside it to stand on
+    between them (2, then 4) both ladders take the figure up."""
+    state = table(2, (("F1", 0, 0, "grey"),))
+    refused(state, 0, walk("0,0", "short+long"), "cl.ladder.chain")
+    refused(state, 0, walk("0,0", "long"), "cl.ladder.chain")
+    five = table(2, (("F1", 0, 0, "grey"), ("H9", 2, 0, "grey"), ("D1", 2, 0, "red")))
+    assert Tower(five["blocks"]).height((2, 0)) == 5
+    refused(five, 0, walk("2,0", "short+long"), "cl.ladder.chain")
+    steps = table(2, (("F1", 0, 0, "grey"), ("C1", 2, 0, "grey")))
+    after = allowed(steps, 0, walk("0,0", "short+long"))
+    assert height(after, 0) == 6 and after["ladders"]["0"] == []
+    refused(steps, 0, walk("0,0", "long"), "cl.figure.reach")  # needs both: 2 then 4
+
+
+# --- the blocking stone -------------------------------------------------------------------
+
+
+def test_stone_place():
+    """cl.stone.place: the stone goes down at the end of the turn, and ends it."""
+    state = allowed(table(2, STAIRS), 0, PASS)
+    after = allowed(state, 0, stone("C1"))
+    assert after["turn"] == 1 and after["stones"]["0"] == "used"
+    assert after["blocked"] == {"0": "C1"} and after["events"] == [{"kind": "stone",
+                                                                    "block": "C1"}]
+    assert G.view(after, None)["blocked"] == {"0": "C1"}
+
+
+def test_stone_used():
+    """cl.stone.used: one stone each, once."""
+    state = allowed(table(2, STAIRS), 0, PASS)
+    state["stones"]["0"] = "used"
+    refused(state, 0, stone("C1"), "cl.stone.used")
+    assert [m for m in G.legal_moves(state, 0) if m["type"] == "stone"] == []
+    allowed(state, 0, END)
+
+
+def test_stone_free():
+    """cl.stone.free: on a block with some of its top showing and no figure on it, any
+    colour; not on a covered block, a block with a figure, or a block already stoned."""
+    state = table(2, (("C1", 0, 0, "grey"), ("C2", 2, 0, "yellow"), ("C3", 4, 0, "red"),
+                      ("C4", 4, 0, "grey"), ("H5", 1, 0, "red", "x"), ("H9", 0, 2, "grey")),
+                  figures={1: "5,1"})
+    state["blocked"] = {"1": "H9"}
+    state = allowed(state, 0, PASS)
+    refused(state, 0, stone("C3"), "cl.stone.free")  # under C4
+    refused(state, 0, stone("C4"), "cl.stone.free")  # dark blue stands on it
+    refused(state, 0, stone("H9"), "cl.stone.free")  # already stoned
+    assert {m["block"] for m in G.legal_moves(state, 0) if m["type"] == "stone"} == {
+        "C1", "C2", "H5"}
+    allowed(state, 0, stone("C2"))  # yellow: any colour
+    allowed(state, 0, stone("C1"))  # partly under H5, the rest showing
+
+
+def test_stone_blocks_until_the_owners_next_turn():
+    """cl.stone.blocks: red stones the middle cube; until red's next turn nobody stands on
+    it, crosses it, moves it or builds on it; then it is gone."""
+    state = table(3, (("C1", 0, 0, "grey"), ("C2", 2, 0, "grey"), ("C3", 4, 0, "grey"),
+                      ("C4", 0, 2, "grey")), figures={1: "1,0"})
+    state = play(state, 0, PASS, stone("C2"))
+    assert state["turn"] == 1
+    refused(state, 1, walk("2,0"), "cl.figure.stone")
+    refused(state, 1, walk("4,0"), "cl.figure.reach")
+    refused(state, 1, block("C2", 0, 0, "grey"), "cl.block.stone")
+    refused(state, 1, block("C4", 2, 0, "grey"), "cl.build.stone")
+    state = play(state, 1, PASS, END)
+    refused(state, 2, walk("2,0", "short"), "cl.figure.stone")
+    state = play(state, 2, PASS, END)
+    assert state["turn"] == 0 and state["blocked"] == {} and state["stones"]["0"] == "used"
+    allowed(state, 0, walk("2,0", "short"))
+    allowed(state, 0, block("C4", 2, 0, "grey"))
+    allowed(state, 0, block("C2", 0, 2, "grey"))
+
+
+# --- the end ------------------------------------------------------------------------------
+
+
+def test_end_last_chance_goes_on_when_topped():
+    """cl.end.last-chance: a round with no new top (nobody ends above every figure) gives
+    the first player a last chance; topping it, play goes on."""
+    state = table(2, STAIRS)
+    state = play(state, 0, PASS, END)
+    assert not state["last_chance"]
+    state = play(state, 1, PASS, END)
+    assert state["last_chance"] and state["turn"] == 0 and state["round"] == 2
+    assert state["events"] == [{"kind": "last-chance"}] and G.view(state, None)["last_chance"]
+    state = play(state, 0, walk("0,0"), PASS, END)
+    assert state["phase"] == "play" and not state["last_chance"] and state["turn"] == 1
+    # seat 1 climbs as high (1): no new top, but red topped in this round
+    state = play(state, 1, walk("1,1"), PASS, END)
+    assert state["phase"] == "play" and not state["last_chance"]
+    # now a round where nobody tops: the last chance again
+    state = play(play(state, 0, PASS, END), 1, PASS, END)
+    assert state["last_chance"]
+
+
+def test_end_last_chance_missed_ends_the_game():
+    """cl.end.last-chance: the first player's last chance fails: the game ends at once."""
+    state = table(3, STAIRS, first_seat=1, turn=1)
+    assert state["first"] == 1
+    state = play(state, 1, PASS, END)
+    state = play(state, 2, PASS, END)
+    state = play(state, 0, PASS, END)
+    assert state["last_chance"] and state["turn"] == 1
+    over = play(state, 1, PASS, END)
+    assert over["phase"] == "over" and over["events"] == [{"kind": "over"}]
+    assert G.view(over, None)["turn"] is None
+    assert all(G.legal_moves(over, seat) == [] for seat in range(3))
+
+
+def test_end_last_chance_equal_height_is_no_top():
+    """cl.end.last-chance: a turn tops only when its figure ends strictly above every
+    figure: dark blue reaching red's height does not."""
+    state = table(2, STAIRS, figures={0: "0,0"})
+    state = play(state, 0, PASS, END)
+    state = play(state, 1, walk("1,1"), PASS, END)
+    assert height(state, 1) == height(state, 0) == 1 and state["last_chance"]
+
+
+def test_end_winner():
+    """cl.end.winner: the highest figure wins; the others rank by height."""
+    state = table(3, (*STAIRS, ("C2", 4, 0, "grey"), ("H10", 4, 0, "grey")),
+                  figures={1: "0,0", 2: "2,0"})
+    state = play(state, 0, PASS, END)
+    state = play(state, 1, PASS, END)
+    state = play(state, 2, PASS, END)
+    assert state["last_chance"]
+    over = play(state, 0, walk("0,1"), PASS, END)  # to 1: as high as dark blue, no top
+    assert over["phase"] == "over"
+    result = G.outcome(over)
+    assert result.ranking == [[2], [0], [1]] and result.scores == {0: 1, 1: 1, 2: 2}
+    assert result.reason == "last-chance"
+    assert G.view(over, None)["outcome"] == result.as_json()
+    assert G.outcome(state) is None and G.view(state, None)["outcome"] is None
+
+
+@pytest.mark.parametrize(("tie", "ranking"), [("last", [[1], [0]]), ("first", [[0], [1]])])
+def test_end_tie(tie, ranking):
+    """cl.end.tie: red and dark blue both end at 1; dark blue got there later: it wins by
+    the French rule, red with the option 'first'."""
+    state = table(2, STAIRS, tie=tie)
+    state = play(state, 0, walk("0,0"), PASS, END)
+    state = play(state, 1, walk("1,1"), PASS, END)
+    state = play(state, 0, PASS, END)
+    state = play(state, 1, PASS, END)
+    assert state["last_chance"]
+    over = play(state, 0, PASS, END)
+    assert over["phase"] == "over" and over["reached"] == {"0": 1, "1": 2}
+    assert G.outcome(over).ranking == ranking
+
+
+def test_end_tie_counts_the_height_a_turn_ends_at():
+    """cl.end.tie: red climbs to the cube and back to the half-cube in one turn: it ends as
+    high as it began, so it did not reach that height again; dark blue, who got there after
+    red first did, still wins by the French rule."""
+    state = table(2, STAIRS)
+    state = play(state, 0, walk("0,0"), PASS, END)
+    state = play(state, 1, walk("1,1"), PASS, END)
+    state = play(state, 0, walk("2,0"), PASS, walk("1,0"), END)
+    assert height(state, 0) == 1 and state["reached"] == {"0": 1, "1": 2}
+    state = play(state, 1, PASS, END)
+    over = play(state, 0, PASS, END)
+    assert over["phase"] == "over" and G.outcome(over).ranking == [[1], [0]]
+
+
+# --- arbitrary input ----------------------------------------------------------------------
+
+JSONISH = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 12) | st.floats(-3, 12) | st.text(max_size=5)
+    | st.sampled_from(["walk", "block", "table", "0,0", "2,1", "C1", "grey", "x"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner,
+                                                               max_size=3),
+    max_leaves=6,
+)
+SQUARES = st.builds(lambda x, y: f"{x},{y}", st.integers(-2, 6), st.integers(-2, 6))
+MOVES = st.one_of(
+    st.builds(walk, SQUARES | st.just("table"),
+              st.sampled_from(["", "short", "long", "short+long"])),
+    st.builds(block, st.sampled_from(["C1", "C2", "C3", "C4", "H5", "H9", "D1", "F1"]),
+              st.integers(-3, 7), st.integers(-3, 7), st.sampled_from(ALL_COLOURS),
+              st.sampled_from([None, "x", "y"])),
+    st.builds(stone, st.sampled_from(["C1", "C2", "C3", "H5", "H9", "D1"])),
+    st.sampled_from([PASS, END, RESTART, BUILT]),
+)
+
+
+def arbitrary_states() -> list[State]:
+    """Before the block move, after it, a figure that went down, a stuck turn and stones."""
+    blocks = (("C1", 0, 0, "grey"), ("C2", 2, 0, "red"), ("C3", 0, 2, "yellow"),
+              ("C4", 2, 2, "grey"), ("H5", 1, 0, "red", "x"), ("H9", 4, 0, "grey"),
+              ("D1", -4, 0, "grey", "x"), ("F1", 4, 2, "grey", "y"))
+    start = table(3, blocks, figures={1: "3,3", 2: "5,0"})
+    start["blocked"] = {"2": "C4"}
+    after = allowed(start, 0, block("D1", 0, -2, "grey", "x"))
+    high = table(3, blocks, figures={0: "2,0", 1: "3,3"})
+    down = allowed(high, 0, walk("table"))
+    stuck = allowed(table(3, (("C1", 0, 0, "grey"),), figures={0: "0,0"}), 0, walk("table"))
+    stuck = allowed(stuck, 0, PASS)
+    return [start, after, down, stuck, allowed(high, 0, PASS)]
+
+
+STATES = arbitrary_states()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(move=MOVES | JSONISH, seat=st.integers(0, 2), which=st.integers(0, len(STATES) - 1))
+def test_apply_only_raises_illegal_move_and_agrees_with_legal(move, seat, which):
+    state = STATES[which]
+    before = snapshot(state)
+    try:
+        G.apply(state, seat, move)
+    except IllegalMove as err:
+        assert err.rule in clauses(GAME)
+        assert not offered(state, seat, move)
+    else:
+        assert offered(state, seat, move)
+    assert snapshot(state) == before
+
+
+def test_every_legal_move_applies():
+    for state in STATES:
+        for move in G.legal_moves(state, state["turn"]):
+            G.apply(state, state["turn"], move)
+
+
+# --- the catalogue ------------------------------------------------------------------------
+
+
+def test_every_clause_is_complete():
+    catalogue = clauses(GAME)
+    assert len(catalogue) >= 42
+    for clause_id, clause in catalogue.items():
+        assert clause_id.startswith("cl.")
+        assert clause["en"] and clause["fr"] and clause["source"], clause_id
+        if "decision" in clause:
+            assert clause["decision"]["en"] and clause["decision"]["fr"], clause_id
+
+
+def test_every_clause_is_tested():
+    text = Path(__file__).read_text()
+    missing = [clause_id for clause_id in clauses(GAME)
+               if not re.search(r"(?<![\w.-])" + re.escape(clause_id) + r"(?![\w-])", text)]
+    assert missing == []
+
+
+def test_every_rule_the_engine_names_is_a_clause():
+    catalogue = clauses(GAME)
+    source = "".join(path.read_text() for path in ENGINE.glob("*.py"))
+    named = set(re.findall(r"\"(cl\.[a-z0-9.\-]+)\"", source))
+    assert named and named <= set(catalogue), named - set(catalogue)
+
+
+def test_messages_fill_from_params():
+    catalogue = clauses(GAME)
+    state = table(2, (*STAIRS, ("C2", 0, 2, "grey")), figures={1: "3,1"})
+    cases = [
+        (state, 0, block("C1", 0, 2, "red"), "cl.block.occupied"),
+        (state, 0, block("C2", 9, 9, "red"), "cl.build.contact"),
+        (state, 0, block("C2", 0, 2, "grey"), "cl.block.elsewhere"),
+        (state, 0, {"type": "walk"}, "cl.move.malformed"),
+        (state, 0, None, "cl.move.malformed"),
+        (state, 1, PASS, "cl.turn.wait"),
+        (state, 0, walk("3,1", "short"), "cl.figure.one-per-square"),
+    ]
+    for position, seat, move, rule in cases:
+        err = refused(position, seat, move, rule)
+        for lang in ("en", "fr"):
+            text = catalogue[rule][lang].format(**err.params)
+            assert "{" not in text and "}" not in text, (rule, text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.games.base import Game
+from companion.games.climbers import Climbers
 from companion.games.heuchel_meuchel import HeuchelMeuchel
 from companion.games.seventh_heaven import SeventhHeaven
 from companion.games.skyrunner import SkyRunner
@@ -32,7 +33,7 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
 )
 
 GAMES: dict[str, Game] = {game.id: game for game in (SeventhHeaven(), HeuchelMeuchel(),
-                                                     SkyRunner())}
+                                                     SkyRunner(), Climbers())}
 
 
 def get_game(game_id: str) -> Game | None:

@@ -18,7 +18,7 @@ from companion.tables import Table
 from tests.conftest import ApiTable, bearer
 
 #: Each game with a player count it allows; three seats everywhere, so "another seat" exists.
-GAMES = ("seventh-heaven", "heuchel-meuchel", "skyrunner")
+GAMES = ("seventh-heaven", "heuchel-meuchel", "skyrunner", "climbers")
 PLAYERS = 3
 EVIL = "http://evil.example"
 

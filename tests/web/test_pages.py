@@ -16,14 +16,14 @@ def create_by_form(client, players: int = 4) -> str:
     return code
 
 
-def test_home_lists_the_four_games_and_only_built_ones_start(client):
+def test_home_lists_the_four_games_and_every_one_starts(client):
     page = client.get("/").get_data(as_text=True)
     for name in ("In 7th Heaven", "Heuchel &amp; Meuchel", "SkyRunner", "The Climbers"):
         assert name in page
-    assert page.count('name="game" value=') == 3
+    assert page.count('name="game" value=') == 4
     response = client.post("/tables", data={"game": "climbers", "players": "3"})
-    assert response.status_code == 422
-    assert "not available yet" in response.get_data(as_text=True)
+    assert response.status_code == 303
+    assert client.post("/tables", data={"game": "chess", "players": "3"}).status_code == 404
 
 
 def test_creating_a_table_makes_this_browser_the_host_screen(client):

@@ -1,0 +1,255 @@
+"""The Climbers for templates: colour and block names, the tower's picture, and the phone's
+top-down height map with the squares a question lights up.
+
+Everything here reads the game's public data (the block set, the names) or a view, and the
+seat's own legal moves (for the placements on offer).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from markupsafe import Markup
+
+from companion.games.climbers.data import BLOCKS, SEED
+from companion.games.climbers.geometry import shape
+from companion.i18n import current_lang
+
+#: Squares of table shown around the tower on the phone's map.
+MARGIN = 1
+
+
+def _square(x: int, y: int) -> str:
+    return f"{x},{y}"
+
+
+def _parse(name: Any) -> tuple[int, int] | None:
+    if not isinstance(name, str) or "," not in name:
+        return None
+    try:
+        x, y = name.split(",", 1)
+        return int(x), int(y)
+    except ValueError:
+        return None
+
+
+def _matches(move: dict[str, Any], chosen: dict[str, Any]) -> bool:
+    return all(key in move and move[key] == value and type(move[key]) is type(value)
+               for key, value in chosen.items())
+
+
+class ClimbersHelpers:
+    def pick_json(self, chosen: dict[str, Any]) -> str:
+        """A pick for the picker's URL, its keys in the order they were chosen (the chips
+        above the question follow it)."""
+        return json.dumps(chosen, separators=(",", ":"))
+
+    def picture(self, view: dict[str, Any], **kwargs: Any) -> Markup:
+        from companion.web.games.climbers_picture import tower_svg
+
+        return tower_svg(view, **kwargs)
+
+    def _name(self, group: str, key: str | None) -> str:
+        names = SEED["names"][group].get(key or "")
+        if names is None:
+            return str(key)
+        return str(names.get(current_lang()) or names["en"])
+
+    def colour(self, name: str | None) -> str:
+        return self._name("colours", name)
+
+    def kind(self, kind: str | None) -> str:
+        return self._name("kinds", kind)
+
+    def block_kind(self, block_id: Any) -> str | None:
+        block = BLOCKS.get(block_id) if isinstance(block_id, str) else None
+        return block.kind.name if block else None
+
+    def square_pair(self, block_id: Any) -> list[str]:
+        block = BLOCKS.get(block_id) if isinstance(block_id, str) else None
+        return list(block.square_pair or ()) if block else []
+
+    def shape(self, block_id: Any, top: Any, long: Any = None) -> dict[str, Any] | None:
+        """How ``block_id`` stands with ``top`` up: {pose: lying|standing|edge|cube, w, d, h};
+        with ``long`` unknown, the pose the top colour gives (a foundation: standing)."""
+        block = BLOCKS.get(block_id) if isinstance(block_id, str) else None
+        if block is None or not isinstance(top, str):
+            return None
+        dims = shape(block, top, long)
+        if dims is None and long is None:
+            dims = shape(block, top, "x")
+        if dims is None:
+            return None
+        w, d, h = dims
+        kind = block.kind.name
+        if kind == "cube":
+            pose = "cube"
+        elif kind == "half":
+            pose = "lying" if w == d else "edge"
+        else:  # double, foundation: upright on a square face, else lying on a long side
+            pose = "standing" if w == d else "lying"
+        return {"pose": pose, "w": w, "d": d, "h": h}
+
+    def seat_colour(self, view: dict[str, Any], seat: Any) -> str:
+        colours = view.get("colours") or []
+        try:
+            return str(colours[int(seat)])
+        except (ValueError, TypeError, IndexError):
+            return "grey"
+
+    def height(self, view: dict[str, Any], square: Any) -> int:
+        """The height of a square of the tower ("x,y"); 0 for the table."""
+        found = _parse(square)
+        if found is None:
+            return 0
+        for cell in view.get("cells") or []:
+            if (cell["x"], cell["y"]) == found:
+                return int(cell["height"])
+        return 0
+
+    def on_table(self, view: dict[str, Any]) -> list[int]:
+        """The seats whose figure stands on the table."""
+        return sorted(int(seat) for seat, fig in (view.get("figures") or {}).items()
+                      if fig.get("place") is None)
+
+    def anchors(self, moves: list[dict[str, Any]] | None,
+                chosen: dict[str, Any]) -> dict[tuple[int, int], tuple[int, int]]:
+        """The anchor squares (x, y) of the placements on offer for the chosen block and way
+        up, each with its footprint's size (w, d)."""
+        found: dict[tuple[int, int], tuple[int, int]] = {}
+        for move in moves or []:
+            if "x" not in move or "y" not in move or not _matches(move, chosen):
+                continue
+            dims = shape(BLOCKS[move["block"]], move["top"], move["long"]) \
+                if move.get("block") in BLOCKS else None
+            if dims is not None:
+                found[(move["x"], move["y"])] = (dims[0], dims[1])
+        return found
+
+    def standing_offered(self, moves: list[dict[str, Any]] | None,
+                         chosen: dict[str, Any]) -> bool:
+        """Whether a placement with no ``long`` (a grey foundation standing) is on offer: the
+        picker lists only the ways to lie, so the phone offers this one itself."""
+        return any(move.get("type") in ("block", "build") and "long" in move
+                   and move["long"] is None and _matches(move, chosen)
+                   for move in moves or [])
+
+    def grid(self, view: dict[str, Any], pick: Any = None,
+             moves: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """The phone's height map: rows from north (largest y) down, one square of table
+        around the tower, each cell with its height, top colour, block, figure and what the
+        question asked now (``pick``) lights up on it."""
+        cells = {(c["x"], c["y"]): c for c in view.get("cells") or []}
+        figures = {}
+        for seat, fig in (view.get("figures") or {}).items():
+            place = _parse(fig.get("place"))
+            if place is not None:
+                figures[place] = int(seat)
+        blocked = {block for block in (view.get("blocked") or {}).values()}
+        key = getattr(pick, "key", None)
+        chosen: dict[str, Any] = dict(getattr(pick, "chosen", None) or {})
+        values = list(getattr(pick, "values", None) or [])
+        reach: dict[tuple[int, int], list[str]] = {}
+        lit_blocks: dict[str, dict[str, Any]] = {}
+        anchors: dict[tuple[int, int], tuple[int, int]] = {}
+        footprint: set[tuple[int, int]] = set()
+        picking_y = key == "y"
+        base: dict[str, Any] = {}
+        if key == "type" and "walk" in values:
+            for name, ladders in (view.get("reach") or {}).items():
+                place = _parse(name)
+                if place is not None:
+                    reach[place] = ladders
+            base = {"type": "walk"}
+        elif key == "type" and "block" in values:
+            lit_blocks = {block: {"type": "block", "block": block}
+                          for block in view.get("movable") or []}
+        if key == "to":
+            given = view.get("reach") or {}
+            for name in values:
+                place = _parse(name)
+                if place is not None:
+                    reach[place] = given.get(name, [""])
+            base = dict(chosen)
+        elif key == "block":
+            lit_blocks = {block: dict(chosen, block=block) for block in values
+                          if isinstance(block, str)}
+        elif key in ("x", "y"):
+            anchors = self.anchors(moves, chosen)
+        chosen_block = chosen.get("block")
+        if all(k in chosen for k in ("x", "y")) and chosen_block in BLOCKS \
+                and "top" in chosen:
+            dims = shape(BLOCKS[chosen_block], chosen["top"], chosen.get("long"))
+            if dims is not None and isinstance(chosen["x"], int) and isinstance(chosen["y"], int):
+                footprint = {(chosen["x"] + i, chosen["y"] + j)
+                             for i in range(dims[0]) for j in range(dims[1])}
+        target = _parse(chosen.get("to"))
+        if target is not None:  # the square the figure walks to, outlined like a footprint
+            footprint = {target}
+        # The tower with a margin of table, and whatever else must show: the squares a block
+        # may be anchored at, the footprint chosen (the map grows as little as it can, so
+        # the squares stay big enough to tap).
+        squares = set(cells) | set(figures) or {(0, 0)}
+        squares = {(min(x for x, _ in squares) - MARGIN, min(y for _, y in squares) - MARGIN),
+                   (max(x for x, _ in squares) + MARGIN, max(y for _, y in squares) + MARGIN)}
+        squares |= set(anchors) | footprint
+        min_x, max_x = min(x for x, _ in squares), max(x for x, _ in squares)
+        min_y, max_y = min(y for _, y in squares), max(y for _, y in squares)
+        rows = []
+        for y in range(max_y, min_y - 1, -1):
+            row = []
+            for x in range(min_x, max_x + 1):
+                cell = cells.get((x, y))
+                block = cell["block"] if cell else None
+                entry: dict[str, Any] = {
+                    "x": x, "y": y, "name": _square(x, y),
+                    "height": cell["height"] if cell else 0,
+                    "top": cell["top"] if cell else None,
+                    "block": block,
+                    "figure": figures.get((x, y)),
+                    "blocked": block in blocked,
+                    "chosen": block is not None and block == chosen_block,
+                    "foot": (x, y) in footprint,
+                    "pick": None, "lit": None, "ladders": None,
+                }
+                if (x, y) in reach:
+                    entry["lit"] = "reach"
+                    entry["ladders"] = reach[(x, y)]
+                    entry["pick"] = dict(base, to=_square(x, y))
+                elif block in lit_blocks:
+                    entry["lit"] = "block"
+                    entry["pick"] = lit_blocks[block]
+                elif (x, y) in anchors and (not picking_y or x == chosen.get("x")):
+                    entry["lit"] = "anchor"
+                    entry["pick"] = dict(chosen, x=x, y=y)
+                row.append(entry)
+            rows.append(row)
+        # The edges drawn thick: a block's outline, and the outline of the footprint chosen.
+        sides = (("n", (0, 1)), ("s", (0, -1)), ("e", (1, 0)), ("w", (-1, 0)))
+        for row in rows:
+            for entry in row:
+                x, y, block = entry["x"], entry["y"], entry["block"]
+                edges = []
+                if block is not None:
+                    edges += [f"bk-{side}" for side, (dx, dy) in sides
+                              if (cells.get((x + dx, y + dy)) or {}).get("block") != block]
+                if entry["foot"]:
+                    edges += [f"ft-{side}" for side, (dx, dy) in sides
+                              if (x + dx, y + dy) not in footprint]
+                entry["edges"] = " ".join(edges)
+        table_pick = None
+        if key == "to" and "table" in values:
+            table_pick = dict(chosen, to="table")
+        elif key == "type" and "table" in (view.get("reach") or {}) and "walk" in values:
+            table_pick = {"type": "walk", "to": "table"}
+        return {"rows": rows, "columns": max_x - min_x + 1, "min_x": min_x, "max_x": max_x,
+                "min_y": min_y, "max_y": max_y, "table": table_pick,
+                "table_ladders": (view.get("reach") or {}).get("table")}
+
+    def unplaced_offered(self, view: dict[str, Any], pick: Any) -> list[str]:
+        """Blocks on offer that are not in the tower yet (entering one's own tower)."""
+        if getattr(pick, "key", None) != "block":
+            return []
+        placed = {block["id"] for block in view.get("blocks") or []}
+        return [block for block in pick.values if isinstance(block, str) and block not in placed]

@@ -1,0 +1,259 @@
+"""The Climbers through the JSON API: a seeded game from the drawn tower to the last chance,
+refusals with their rule ids, and the phone's height map lighting up the picker's answers."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from companion.games.climbers.data import BLOCKS
+from companion.games.climbers.geometry import shape
+from tests.conftest import ApiTable, bearer
+
+GAME = "climbers"
+#: With two players and the moves of ``choose`` below, this seed plays some 100 moves: blocks
+#: moved to climb on, ladders, passes, a figure nearly 20 high.
+SEED = 8
+#: This one draws a tower where the first player, on the table, has a square of its own
+#: colour touching the squares it can reach only by a corner.
+CORNER_SEED = 5
+Square = tuple[int, int]
+
+
+def heights(view: dict[str, Any]) -> dict[Square, int]:
+    return {(c["x"], c["y"]): c["height"] for c in view["cells"]}
+
+
+def height_at(view: dict[str, Any], place: str | None) -> int:
+    if place in (None, "table"):
+        return 0
+    x, y = map(int, place.split(","))  # type: ignore[union-attr]
+    return heights(view).get((x, y), 0)
+
+
+def footprint(move: dict[str, Any]) -> list[Square] | None:
+    dims = shape(BLOCKS[move["block"]], move["top"], move["long"])
+    if dims is None:
+        return None
+    w, d, _ = dims
+    return [(move["x"] + i, move["y"] + j) for i in range(w) for j in range(d)]
+
+
+def climbing_block_move(view: dict[str, Any], seat: int,
+                        moves: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """A block move that gives the figure a step up: the block comes to rest, its top the
+    player's colour (or grey), beside a square the figure can get to now, at most one higher
+    than that square and higher than the figure stands. The highest such; ties by the order
+    of the moves."""
+    mine = view["colours"][seat]
+    figure = view["figures"][str(seat)]
+    here = figure["height"]
+    cells = {(c["x"], c["y"]): c for c in view["cells"]}
+    ways = {tuple(map(int, k.split(","))) for k in view.get("reach", {}) if k != "table"}
+    if figure["place"] is not None:
+        ways.add(tuple(map(int, figure["place"].split(","))))
+    best = None
+    for move in moves:
+        if move["type"] != "block" or move["top"] not in (mine, "grey"):
+            continue
+        squares = footprint(move)
+        if squares is None or any((cells.get(s) or {}).get("block") == move["block"]
+                                  for s in squares):
+            continue  # resting partly where it stands now: its height there is unknown
+        z = {cells[s]["height"] if s in cells else 0 for s in squares}.pop()
+        top = z + shape(BLOCKS[move["block"]], move["top"], move["long"])[2]
+        if top <= here:
+            continue
+        if z == 0 and top == 1:
+            near = True  # a step up from the table
+        else:
+            near = any(abs(s[0] - w[0]) + abs(s[1] - w[1]) == 1 and w not in squares
+                       and top - cells[w]["height"] <= 1 for s in squares for w in ways)
+        if near and (best is None or top > best[0]):
+            best = (top, move)
+    return best[1] if best else None
+
+
+def choose(view: dict[str, Any], seat: int, moves: list[dict[str, Any]]) -> dict[str, Any]:
+    """A walk that ends highest (fewest ladders); else a block move that lets the figure climb
+    (before the block move); else pass, end, or start the turn again."""
+    here = view["figures"][str(seat)]["height"]
+    walks = [m for m in moves if m["type"] == "walk"]
+    higher = [m for m in walks if height_at(view, m["to"]) > here]
+    if higher:
+        return max(higher, key=lambda m: (height_at(view, m["to"]), -len(m["ladders"]),
+                                          m["to"]))
+    types = {m["type"] for m in moves}
+    if "pass" in types:
+        found = climbing_block_move(view, seat, moves)
+        return found or {"type": "pass"}
+    if "end" in types:
+        return {"type": "end"}
+    return moves[0]
+
+
+def refused(response, rule: str, status: int = 422) -> None:
+    assert response.status_code == status, response.get_json()
+    assert response.get_json()["error"]["rule"] == rule
+
+
+def started(client, seed: int = SEED) -> ApiTable:
+    table = ApiTable(client, game=GAME, players=2, seed=seed).join_all()
+    table.start(first_seat=0)
+    return table
+
+
+def test_a_seeded_game_is_played_to_the_last_chance(client):
+    table = started(client)
+    view = table.view()["view"]
+    assert view["phase"] == "build" and len(view["blocks"]) == 35
+    assert table.moves(1) == []
+    assert table.moves(0) == [{"type": "built"}]
+    refused(table.post_move(1, {"type": "built"}), "table.not-your-turn", 403)
+    assert table.post_move(0, {"type": "built"}).status_code == 200
+    played: list[dict[str, Any]] = [{"type": "built"}]
+    kinds: set[str] = set()
+    for _ in range(400):
+        if table.view()["outcome"] is not None:
+            break
+        seat = table.view()["view"]["turn"]
+        moves = table.moves(seat)
+        view = table.view(seat)["view"]
+        move = choose(view, seat, moves)
+        response = table.post_move(seat, move)
+        assert response.status_code == 200, (move, response.get_json())
+        played.append(move)
+        kinds.add(move["type"])
+        if move["type"] == "walk" and move["ladders"]:
+            kinds.add("ladder")
+        after = response.get_json()["view"]
+        if move["type"] == "block":
+            placed = next(b for b in after["blocks"] if b["id"] == move["block"])
+            assert (placed["x"], placed["y"], placed["top"]) == (move["x"], move["y"],
+                                                                 move["top"])
+            assert after["moved"] == move["block"]
+    final = table.view()
+    outcome = final["outcome"]
+    assert outcome is not None, "the game never ended"
+    assert {"walk", "block", "pass", "end", "ladder"} <= kinds, kinds
+    view = final["view"]
+    assert view["phase"] == "over" and view["turn"] is None
+    assert any(e["kind"] == "over" for e in view["events"])
+    tops = {int(seat): fig["height"] for seat, fig in view["figures"].items()}
+    assert outcome["scores"] == {str(seat): h for seat, h in tops.items()}
+    assert tops[outcome["ranking"][0][0]] == max(tops.values()) > 0
+    assert sorted(seat for group in outcome["ranking"] for seat in group) == [0, 1]
+    # the log: every move, in order, for a seat and for the table screen alike
+    for token in (table.tokens[1], None):
+        headers = bearer(token) if token else {}
+        entries = client.get(f"/api/tables/{table.code}/log", headers=headers).get_json()
+        moves_logged = [e["move"] for e in entries["entries"] if e["kind"] == "move"]
+        assert moves_logged == played
+    # no move once it is over
+    refused(table.post_move(0, {"type": "pass"}), "table.not-playing", 409)
+
+
+def test_refusals_name_their_rule(client):
+    table = started(client, CORNER_SEED)
+    assert table.post_move(0, {"type": "built"}).status_code == 200
+    view = table.view(0)["view"]
+    assert len(view["blocks"]) == 35 and view["cells"] and view["bounds"]
+    cells = {(c["x"], c["y"]): c for c in view["cells"]}
+    mine = view["colours"][0]
+    standable = {s for s, c in cells.items() if c["top"] in (mine, "grey")}
+    reach = {tuple(map(int, k.split(","))) for k in view["reach"] if k != "table"}
+    seq = table.seq()
+
+    # a square of another colour
+    other = next(s for s, c in sorted(cells.items()) if c["top"] not in (mine, "grey"))
+    refused(table.post_move(0, {"type": "walk", "to": f"{other[0]},{other[1]}", "ladders": ""}),
+            "cl.figure.colour")
+
+    # a square of its colour that touches where the figure could ever walk (from the table,
+    # over its colours and grey, however high) only by a corner
+    def sides(s: Square) -> list[Square]:
+        return [(s[0] + 1, s[1]), (s[0] - 1, s[1]), (s[0], s[1] + 1), (s[0], s[1] - 1)]
+
+    edge = [s for s in standable if any(n not in cells for n in sides(s))]
+    anywhere, stack = set(edge), list(edge)
+    while stack:
+        for n in sides(stack.pop()):
+            if n in standable and n not in anywhere:
+                anywhere.add(n)
+                stack.append(n)
+    assert reach <= anywhere
+    corner = next(s for s in sorted(standable - anywhere)
+                  if any((s[0] + dx, s[1] + dy) in anywhere for dx in (-1, 1) for dy in (-1, 1)))
+    refused(table.post_move(0, {"type": "walk", "to": f"{corner[0]},{corner[1]}", "ladders": ""}),
+            "cl.figure.diagonal")
+
+    # a cube over a hole: its four squares at different heights
+    cube = next(b for b in view["movable"] if BLOCKS[b].kind.name == "cube")
+    own = {s for s, c in cells.items() if c["block"] == cube}
+    hole = next((x, y) for (x, y) in sorted(cells)
+                if not own & {(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)}
+                and len({cells[s]["height"] if s in cells else 0
+                         for s in ((x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1))}) > 1)
+    move = {"type": "block", "block": cube, "top": "red", "long": None,
+            "x": hole[0], "y": hole[1]}
+    refused(table.post_move(0, move), "cl.build.support")
+    # a block that may not move, a shape the block cannot take, a second walk
+    fixed = next(c["block"] for c in view["cells"] if c["block"] not in view["movable"])
+    refused(table.post_move(0, dict(move, block=fixed)), "cl.block.covered")
+    refused(table.post_move(0, dict(move, long="x")), "cl.block.shape")
+    refused(table.post_move(0, {"type": "end"}), "cl.turn.phase")
+    refused(table.post_move(0, {"type": "walk", "to": "table"}), "cl.move.malformed")
+    assert table.seq() == seq, "a refused move changes nothing"
+    assert table.view(0)["view"] == view
+
+
+def phone(client, table: ApiTable, seat: int):
+    client.set_cookie(f"seat_{table.code}", table.tokens[seat])
+    return client
+
+
+def pick(client, table: ApiTable, chosen: dict[str, Any]) -> str:
+    response = client.get(f"/t/{table.code}/pick", query_string={"pick": json.dumps(chosen)},
+                          headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def lit(page: str) -> list[str]:
+    """The squares of the height map that answer the question asked (their data-square)."""
+    return re.findall(r'<td class="[^"]*\blit\b[^"]*">\s*<button[^>]*data-square="([^"]+)"',
+                      page)
+
+
+def test_the_phone_lights_up_the_answers_on_the_height_map(app, client):
+    table = started(client, CORNER_SEED)
+    page = phone(app.test_client(), table, 0)
+    first = page.get(f"/t/{table.code}/play").get_data(as_text=True)
+    assert "Build the tower as the table screen shows" in first
+    assert "cl-map" in first and "cl-tower" in first
+    assert table.post_move(0, {"type": "built"}).status_code == 200
+    view = table.view(0)["view"]
+    opening = pick(page, table, {})
+    assert "Your turn: move your figure, a block, or pass" in page.get(
+        f"/t/{table.code}/play").get_data(as_text=True)
+    assert view["reach"] and "table" not in view["reach"]
+    assert sorted(lit(opening)) == sorted(view["reach"])
+    walking = pick(page, table, {"type": "walk"})
+    assert sorted(lit(walking)) == sorted(view["reach"])
+    assert "Tap the square your figure walks to" in walking
+    moving = pick(page, table, {"type": "block"})
+    cells = {c["block"] for c in view["cells"]}
+    lit_blocks = set(re.findall(r'\blit-block\b[^"]*">\s*<button[^>]*data-block="([^"]+)"',
+                                moving))
+    assert lit_blocks == set(view["movable"]) & cells
+    cube = next(b for b in view["movable"] if BLOCKS[b].kind.name == "cube")
+    chosen = {"type": "block", "block": cube, "top": view["colours"][0]}
+    anchors = pick(page, table, chosen)
+    offered = {(m["x"], m["y"]) for m in table.moves(0)
+               if m["type"] == "block" and m["block"] == cube and m["top"] == chosen["top"]}
+    assert {tuple(map(int, s.split(","))) for s in lit(anchors)} == offered
+    x, y = sorted(offered)[0]
+    confirm = pick(page, table, dict(chosen, x=x, y=y))
+    assert "data-confirm-move" in confirm and "foot" in confirm, confirm[:3000]
+    assert f"Move {cube} to {x},{y}" in confirm

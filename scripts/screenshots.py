@@ -1,5 +1,5 @@
-"""Take the README's screenshots: seeded games of In 7th Heaven, Heuchel & Meuchel and
-SkyRunner, some moves in, on the table screen and on the phone whose turn it is.
+"""Take the README's screenshots: seeded games of In 7th Heaven, Heuchel & Meuchel,
+SkyRunner and The Climbers, some moves in, on the table screen and on the phone whose turn it is.
 
 Run: .venv/bin/python scripts/screenshots.py  (needs Debian's chromium)
 """
@@ -25,6 +25,7 @@ from companion import create_app  # noqa: E402
 from tests.e2e.conftest import CHROMIUM_FLAGS, PHONE  # noqa: E402
 from tests.hm_strategy import choose  # noqa: E402
 from tests.sr_strategy import choose as choose_sr  # noqa: E402
+from tests.web.test_climbers_api import choose as choose_cl  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 NAMES = ("Ana", "Ben", "Chloé", "Dev")
@@ -70,6 +71,13 @@ def climbing(table: Any) -> bool:
             and len(table.moves_for(pending["seat"])) > 4)
 
 
+def climbing_turn(table: Any) -> bool:
+    """A Climbers player, some rounds in, begins a turn with places to walk to."""
+    state = table.state
+    return (state["phase"] == "play" and state["round"] > 3 and state["step"] == "before"
+            and not state["walked"] and len(table.moves_for(state["turn"])) > 100)
+
+
 def shoot(browser: Browser, base: str, table: Any, token: str, name: str,
           tap: str | None) -> None:
     screen = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
@@ -102,6 +110,10 @@ def main() -> None:
         sky, sky_tokens = new_table(app, "skyrunner", 3, 23)
         sky_turn = play(app, sky, 400, lambda seat, moves: choose_sr(sky.view_for(seat), moves),
                         until=climbing)
+        climb, climb_tokens = new_table(app, "climbers", 3, 8)
+        climb_turn = play(app, climb, 200,
+                          lambda seat, moves: choose_cl(climb.view_for(seat), seat, moves),
+                          until=climbing_turn)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=shutil.which("chromium"),
                                                  args=CHROMIUM_FLAGS)
@@ -109,6 +121,8 @@ def main() -> None:
                   "#private .cardbtn.playable")
             shoot(browser, base, hm, hm_tokens[hm_turn], "hm-", "#private .stackbtn.playable")
             shoot(browser, base, sky, sky_tokens[sky_turn], "sr-", None)
+            shoot(browser, base, climb, climb_tokens[climb_turn], "cl-",
+                  "#picker button.option[data-value='block']")
             browser.close()
         httpd.shutdown()
 

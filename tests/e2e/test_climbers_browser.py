@@ -1,0 +1,141 @@
+"""Two phones and the table screen play a seeded game of The Climbers in Chromium, from the
+drawn start tower to the first player's failed last chance: walks with and without a
+ladder, a block moved (tapped on the height map, turned, put down), a pass, a blocking
+stone, and the ranking at the end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from companion.games.climbers import Climbers
+from tests.e2e.phones import no_horizontal_scroll, open_phone, seq_of
+
+pytestmark = pytest.mark.e2e
+NAMES = ("Ana", "Ben")
+SEED = 21
+G = Climbers()
+
+
+def height_of(view: dict[str, Any], place: str) -> int:
+    if place == "table":
+        return 0
+    x, y = (int(part) for part in place.split(","))
+    return next(cell["height"] for cell in view["cells"] if (cell["x"], cell["y"]) == (x, y))
+
+
+def choose(state: dict[str, Any], seat: int) -> dict[str, Any]:
+    """In the first round each player climbs as high as a walk takes them, the first player
+    moves a block and the second lays their blocking stone; after that everyone passes, so
+    a round goes by without a new top and the first player's last chance fails."""
+    moves = G.legal_moves(state, seat)
+    view = G.view(state, seat)
+    kinds = {move["type"] for move in moves}
+    if "built" in kinds:
+        return {"type": "built"}
+    first_round = state["round"] == 1
+    here = view["figures"][str(seat)]["height"]
+    walks = [m for m in moves if m["type"] == "walk"
+             and height_of(view, m["to"]) > here and first_round]
+    if walks:
+        return max(walks, key=lambda m: (height_of(view, m["to"]), m["ladders"] == "", m["to"]))
+    if state["step"] == "before":
+        blocks = [m for m in moves if m["type"] == "block"]
+        if first_round and seat == 0 and blocks:
+            return blocks[len(blocks) // 2]
+        return {"type": "pass"}
+    stones = [m for m in moves if m["type"] == "stone"]
+    if first_round and seat == 1 and stones:
+        return stones[0]
+    return {"type": "end"}
+
+
+def tap_move(page: Page, move: dict[str, Any]) -> None:
+    """Tap through the picker as a player does: squares and blocks on the height map, the
+    rest among the picker's buttons."""
+    picker = page.locator("#picker")
+    private = page.locator("#private")
+    for _ in range(8):
+        confirm = picker.locator("button[data-confirm-move]")
+        if confirm.count():
+            confirm.click()
+            return
+        key = picker.get_attribute("data-key")
+        step = picker.get_attribute("data-step")
+        if key == "to":
+            target = private.locator(f"[data-square='{move['to']}']")
+        elif key == "block":
+            target = private.locator(f"button[data-block='{move['block']}']").first
+        elif key == "x":
+            target = private.locator(f"button[data-square='{move['x']},{move['y']}']")
+        elif key == "long" and move["long"] is None:
+            target = private.locator("[data-long='none']")
+        else:
+            target = picker.locator(f"button.option[data-value='{move[key]}']")
+        target.click()
+        expect(picker).not_to_have_attribute("data-step", step)
+    raise AssertionError(f"the picker never reached Confirm for {move}")
+
+
+def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, live_server):
+    app, base = live_server["app"], live_server["base"]
+    body = app.test_client().post("/api/tables", json={
+        "game": "climbers", "players": 2, "seed": SEED}).get_json()
+    code, host_token = body["code"], body["host_token"]
+    table = app.extensions["tables"].get(code)
+    screen_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    screen_context.add_cookies([{"name": f"host_{code}", "value": host_token, "url": base}])
+    screen = screen_context.new_page()
+    screen.goto(f"{base}/t/{code}/screen")
+    phones = [open_phone(browser, f"{base}/j/{code}", name, seat)
+              for seat, name in enumerate(NAMES)]
+    expect(screen.locator("#seats .dot.here")).to_have_count(2)
+    screen.select_option("select[name=first_seat]", "0")
+    screen.click("text=Start the game")
+
+    # The build instructions: a picture for every block, the last one placed highlighted.
+    expect(phones[0].locator("#status")).to_contain_text("Build the tower")
+    expect(screen.locator("#board svg[role=img]").first).to_be_visible()
+    steps = screen.locator("#board .cl-build figure, #board .cl-build li, #board .cl-step")
+    assert steps.count() >= 35
+
+    played: list[str] = []
+    for _ in range(60):
+        with table.lock:
+            state = table.state
+        if G.outcome(state) is not None:
+            break
+        seat = state["turn"]
+        move = choose(state, seat)
+        seq = seq_of(phones[seat])
+        tap_move(phones[seat], move)
+        for phone in phones:
+            expect(phone.locator(f"#status[data-seq='{seq + 1}']")).to_have_count(1)
+        expect(screen.locator(f"#screen-head[data-seq='{seq + 1}']")).to_have_count(1)
+        with table.lock:
+            after = table.state
+        assert after["blocks"] != state["blocks"] or move["type"] != "block"
+        if move["type"] == "walk":
+            assert after["figures"][str(seat)] == (None if move["to"] == "table" else move["to"])
+        played.append(move["type"])
+        if move["type"] == "walk" and move["ladders"]:
+            played.append("ladder")
+        for phone in phones:
+            assert no_horizontal_scroll(phone)
+    else:
+        raise AssertionError("the game did not end")
+
+    assert {"built", "walk", "ladder", "block", "pass", "stone", "end"} <= set(played)
+    outcome = G.outcome(state)
+    assert outcome is not None
+    assert sorted(seat for group in outcome.ranking for seat in group) == [0, 1]
+    expect(screen.locator("#outcome")).to_contain_text("Game over")
+    winner = NAMES[outcome.winners[0]]
+    expect(screen.locator("#outcome")).to_contain_text(winner)
+    for phone in phones:
+        expect(phone.locator("#status")).to_contain_text("Game over")
+        assert no_horizontal_scroll(phone)
+        assert phone.evaluate("window.__vibrations") >= 1
+        assert phone.evaluate("window.__wakeLocks") >= 1

@@ -9,6 +9,7 @@ from typing import Any
 
 from companion.games.climbers.data import BLOCKS
 from companion.games.climbers.geometry import shape
+from companion.games.climbers.tower import generate
 from tests.conftest import ApiTable, bearer
 
 GAME = "climbers"
@@ -257,3 +258,40 @@ def test_the_phone_lights_up_the_answers_on_the_height_map(app, client):
     confirm = pick(page, table, dict(chosen, x=x, y=y))
     assert "data-confirm-move" in confirm and "foot" in confirm, confirm[:3000]
     assert f"Move {cube} to {x},{y}" in confirm
+
+
+def test_a_group_enters_its_own_tower_block_by_block(app, client):
+    """With the own-tower option the first player enters the real tower, from the bottom up,
+    with the same height map and questions as a block move; it stands only when complete."""
+    table = ApiTable(client, game=GAME, players=2, seed=3,
+                     options={"tower": "own"}).join_all()
+    table.start(first_seat=0)
+    view = table.view(0)["view"]
+    assert [b["id"] for b in view["blocks"]] == ["F1", "F2"] and len(view["unplaced"]) == 33
+    refused(table.post_move(0, {"type": "built"}), "cl.setup.unplaced")
+    refused(table.post_move(1, {"type": "pass"}), "table.not-your-turn", 403)
+
+    page = phone(app.test_client(), table, 0)
+    choosing = pick(page, table, {"type": "build"})
+    assert "Which block comes next?" in choosing
+    offered = set(re.findall(r'class="option"[^>]*data-block="([A-Z]\d+)"', choosing))
+    assert offered and offered <= set(view["unplaced"])
+    blocks, order = generate(3)  # the group happens to build the tower the companion draws
+    first = blocks[order[2]]
+    alike = next(b for b in offered if (BLOCKS[b].kind, BLOCKS[b].square_pair)
+                 == (BLOCKS[order[2]].kind, BLOCKS[order[2]].square_pair))
+    chosen = {"type": "build", "block": alike, "top": first["top"], "long": first["long"]}
+    anchors = {tuple(map(int, s.split(","))) for s in lit(pick(page, table, chosen))}
+    assert (first["x"], first["y"]) in anchors
+
+    for count, block_id in enumerate(order[2:], start=1):
+        spot = blocks[block_id]
+        move = {"type": "build", "block": block_id, "top": spot["top"],
+                "long": spot["long"], "x": spot["x"], "y": spot["y"]}
+        assert table.post_move(0, move).status_code == 200, (count, move)
+        if count == 10:
+            refused(table.post_move(0, {"type": "built"}), "cl.setup.unplaced")
+    assert table.post_move(0, {"type": "built"}).status_code == 200
+    view = table.view(0)["view"]
+    assert view["phase"] == "play" and view["unplaced"] == [] and view["turn"] == 0
+    assert {b["id"]: {k: b[k] for k in spot} for b in view["blocks"]} == blocks

@@ -118,7 +118,7 @@ class ServerProcess:
 SEQ_MARK = re.compile(r'<section id="(?:status|screen-head)"[^>]*\bdata-seq="(\d+)"')
 
 #: What each game's tables look like in a fault run: players, options.
-FAULT_GAMES = (("seventh-heaven", 3), ("heuchel-meuchel", 3), ("skyrunner", 3))
+FAULT_GAMES = (("seventh-heaven", 3), ("heuchel-meuchel", 3), ("skyrunner", 3), ("climbers", 2))
 
 
 def seq_of(message: str) -> int | None:

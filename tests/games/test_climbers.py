@@ -785,7 +785,8 @@ def test_ladder_short():
                       ("H10", 4, 0, "grey")))  # apart: a cube (2), a half-cube (1), 3 high
     after = allowed(state, 0, walk("0,0", "short"))
     assert after["ladders"]["0"] == ["long"] and height(after, 0) == 2
-    assert after["events"] == [{"kind": "ladder", "ladder": "short"}]
+    assert after["events"] == [{"kind": "ladder", "ladder": "short", "from": "table",
+                                "to": "0,0"}]
     refused(state, 0, walk("5,0", "short"), "cl.ladder.short")  # a step of 3
     refused(state, 0, walk("0,3", "short"), "cl.ladder.short")  # a step of 1
     allowed(state, 0, walk("0,3"))

@@ -167,3 +167,19 @@ def test_width_sets_a_size_and_title_names_it() -> None:
     assert root.get("width") == "300" and int(root.get("height", "0")) > 0
     assert root.get("aria-label") == "La tour"
     assert root.find(f"{SVG}title").text == "La tour"
+
+
+def test_the_ladder_just_climbed_stands_where_it_was_used() -> None:
+    # Seed 21: the first player, on the table, reaches 2,5 only with the long ladder.
+    state = G.apply(G.setup(2, {}, 21), 0, {"type": "built"})
+    state = G.apply(state, 0, {"type": "walk", "to": "2,5", "ladders": "long"})
+    assert state["events"] == [{"kind": "ladder", "ladder": "long", "from": "table",
+                                "to": "2,5"}]
+    view = G.view(state, None)
+    root = parse(tower_svg(view))
+    drawn = [g for g in root.iter("{http://www.w3.org/2000/svg}g")
+             if g.get("class") == "cl-ladder-drawn"]
+    assert [g.get("data-ladder") for g in drawn] == ["long"]
+    assert 'class="cl-ladder-drawn"' not in tower_svg(view, upto=5)
+    after = G.apply(state, 0, {"type": "pass"})
+    assert 'class="cl-ladder-drawn"' not in tower_svg(G.view(after, None))

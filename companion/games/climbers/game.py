@@ -263,10 +263,9 @@ def _place(state: State, done: rules.Placement) -> None:
 
 def _walk(state: State, seat: int, done: rules.Walk) -> None:
     state["figures"][str(seat)] = done.to
-    for name in LADDERS:
-        if done.ladders & (1 << LADDERS.index(name)):
-            state["ladders"][str(seat)].remove(name)
-            state["events"].append({"kind": "ladder", "ladder": name})
+    for foot, top, name in done.climbs:
+        state["ladders"][str(seat)].remove(name)
+        state["events"].append({"kind": "ladder", "ladder": name, "from": foot, "to": top})
     state["start"]["dipped"] = state["start"]["dipped"] or done.dipped
     state["walked"] = True
 

@@ -213,6 +213,7 @@ def pushes(tower: Tower, figures: dict[str, str | None], x: int, y: int, w: int,
 # --- where a figure can walk ------------------------------------------------------------------
 
 Node = Square | str  # a square, or TABLE
+WalkState = tuple[Node, int, bool]  # where, the ladders used (a mask), whether it went lower
 LADDER_BITS = {"short": 1, "long": 2}
 
 
@@ -293,11 +294,35 @@ class Walker:
         """Every place the figure can end this walk at, with the ladder sets (masks) that
         get it there and whether that way goes lower than the turn's start: for each place
         only the least ladders, and a way that stays up where there is one."""
+        ways: dict[Node, list[tuple[int, bool]]] = {}
+        for node, used, dipped in self._explore(start):
+            if node != start:
+                ways.setdefault(node, []).append((used, dipped))
+        return {node: _least(options) for node, options in ways.items()}
+
+    def ladder_steps(self, start: Node, target: Node, used: int,
+                     dipped: bool) -> list[tuple[Node, Node, int]]:
+        """Where a walk found by ``reach`` puts its ladders: (foot, top, ladder) for each
+        step that climbs with one, in the order climbed."""
+        came_from = self._explore(start)
+        state: WalkState | None = (target, used, dipped)
+        steps = []
+        while state is not None and state in came_from:
+            before = came_from[state]
+            if before is not None and state[1] != before[1]:
+                steps.append((before[0], state[0], state[1] & ~before[1]))
+            state = before
+        return steps[::-1]
+
+    def _explore(self, start: Node) -> dict[WalkState, WalkState | None]:
+        """A breadth-first search over (place, ladders used, went lower): every state the
+        figure can reach, with the one it was first reached from."""
         first = (start, 0, self.dipped or self.height(start) < self.start_height)
-        seen = {first}
+        came_from: dict[WalkState, WalkState | None] = {first: None}
         queue = deque([first])
         while queue:
-            node, used, dipped = queue.popleft()
+            state = queue.popleft()
+            node, used, dipped = state
             here = self.height(node)
             for step in self.neighbours(node):
                 if not self.may_stand(step):
@@ -309,15 +334,11 @@ class Walker:
                 for need in climb_needs(rise):
                     if need & used or need & ~self.ladders:
                         continue
-                    state = (step, used | need, low)
-                    if state not in seen:
-                        seen.add(state)
-                        queue.append(state)
-        ways: dict[Node, list[tuple[int, bool]]] = {}
-        for node, used, dipped in seen:
-            if node != start:
-                ways.setdefault(node, []).append((used, dipped))
-        return {node: _least(options) for node, options in ways.items()}
+                    following = (step, used | need, low)
+                    if following not in came_from:
+                        came_from[following] = state
+                        queue.append(following)
+        return came_from
 
 
 def _least(options: list[tuple[int, bool]]) -> list[tuple[int, bool]]:

@@ -69,6 +69,8 @@ class Walk:
     to: str | None
     ladders: int
     dipped: bool
+    #: Each ladder's foot and top ("x,y" or "table") and its name, in the order climbed.
+    climbs: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 def _malformed(problem: str) -> IllegalMove:
@@ -285,7 +287,9 @@ def check_walk(state: State, seat: int, move: Move) -> Walk:
                 if may_end(state, walking.height(target), dipped)]
     for used, dipped in ways:
         if used == mask:
-            return Walk(None if target == TABLE else node_name(target), used, dipped)
+            climbs = [(node_name(foot), node_name(top), ladder_names(ladder))
+                      for foot, top, ladder in walking.ladder_steps(start, target, used, dipped)]
+            return Walk(None if target == TABLE else node_name(target), used, dipped, climbs)
     raise IllegalMove(_why_not(state, walking, start, target, mask, bool(ways)))
 
 

@@ -230,11 +230,54 @@ def _figure(sx: float, sy: float, fill: str, seat: int, number: bool) -> str:
     return "".join(parts)
 
 
+#: The wood of the ladders.
+LADDER = "#8d5a2b"
+
+
 def _stone(sx: float, sy: float, ring: str, seat: int) -> str:
     r = 0.32
     return (f'<ellipse class="cl-stone" data-seat="{seat}" cx="{sx:.1f}" cy="{sy:.1f}" '
             f'rx="{r * math.sqrt(2) * COS:.1f}" ry="{r * math.sqrt(2) * UNIT / 2:.1f}" '
             f'fill="#2b2b2b" stroke="{ring}" stroke-opacity="1" stroke-width="2.2"></ellipse>')
+
+
+def _ladder(event: dict[str, Any], turn: int,
+            heights: dict[tuple[int, int], int]) -> list[str]:
+    """The ladder a walk has just climbed: from the foot's top (or the table beside the
+    block) to the edge of the square it reached, drawn over the tower."""
+    top = _parse_place(event.get("to"))
+    if top is None:
+        return []
+    tx, ty = _rotate_cell(top[0], top[1], turn)
+    foot = _parse_place(event.get("from"))
+    if foot is not None:
+        fx, fy = _rotate_cell(foot[0], foot[1], turn)
+    else:  # from the table: the bare square beside it, nearest the viewer
+        bare = [(tx + dx, ty + dy) for dx, dy in ((1, 0), (0, 1), (-1, 0), (0, -1))
+                if heights.get((tx + dx, ty + dy), 0) == 0]
+        if not bare:
+            return []
+        fx, fy = bare[0]
+    dx, dy = tx - fx, ty - fy
+    if abs(dx) + abs(dy) != 1:
+        return []
+    low, high = heights.get((fx, fy), 0), heights.get((tx, ty), 0)
+    px, py = -dy * 0.28, dx * 0.28  # half the ladder's width, across the climb
+    base = (fx + 0.5 + dx * 0.05, fy + 0.5 + dy * 0.05, low)
+    head = (fx + 0.5 + dx * 0.5, fy + 0.5 + dy * 0.5, high + 0.4)
+    rails = [((base[0] + sx * px, base[1] + sx * py, base[2]),
+              (head[0] + sx * px, head[1] + sx * py, head[2])) for sx in (-1, 1)]
+    rungs = []
+    for step in range(1, 2 * (high - low) + 1):
+        t = step / (2 * (high - low) + 1)
+        x, y, z = (base[i] + (head[i] - base[i]) * t for i in range(3))
+        rungs.append(((x - px, y - py, z), (x + px, y + py, z)))
+    name = escape(str(event.get("ladder", "")))
+    return [f'<g class="cl-ladder-drawn" data-ladder="{name}">'
+            f'<path d="{_path(rails + rungs)}" fill="none" stroke="#fff" stroke-width="4.2" '
+            'stroke-linecap="round"/>'
+            f'<path d="{_path(rails + rungs)}" fill="none" stroke="{LADDER}" '
+            'stroke-width="2.2" stroke-linecap="round"/></g>']
 
 
 def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
@@ -396,6 +439,10 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
                            f'stroke-width="{3.5 if big else 2.4}" paint-order="stroke" '
                            f'class="cl-label" data-block="{escape(box.id)}">'
                            f'{escape(box.id)}</text>')
+    if upto is None:
+        for event in view.get("events") or []:
+            if event.get("kind") == "ladder":
+                overlay.extend(_ladder(event, turn, heights))
     if highlight is not None:
         target = next((box for box in boxes if box.id == highlight), None)
         if target is not None:

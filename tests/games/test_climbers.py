@@ -12,7 +12,6 @@ H9-H12 and D7-D9 lie flat with grey on top; a cube can show any colour on top.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from companion.games.climbers.data import ALL_COLOURS, BLOCKS, COLOURS, FOUNDATI
 from companion.games.climbers.game import TURN_START
 from companion.games.climbers.geometry import Tower, hidden, shape, shapes
 from companion.games.climbers.tower import generate
+from tests.rule_checks import RuleChecks, snapshot
 
 G = Climbers()
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,35 +82,8 @@ def begin(state: State, seat: int) -> None:
     state["turn_start"] = {key: clone(state[key]) for key in TURN_START}
 
 
-def snapshot(state: State) -> str:
-    return json.dumps(state, sort_keys=True)
-
-
-def same(a: Any, b: Any) -> bool:
-    """Equal as JSON values: ``True`` is not ``1`` and ``3.0`` is not ``3`` here."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    return a == b
-
-
-def offered(state: State, seat: int, move: Any) -> bool:
-    """Whether ``move`` is among the seat's legal moves."""
-    return any(same(move, legal) for legal in G.legal_moves(state, seat))
-
-
-def refused(state: State, seat: int, move: Any, rule: str) -> IllegalMove:
-    """``move`` is refused for ``rule``, is not offered, and leaves ``state`` untouched."""
-    before = snapshot(state)
-    with pytest.raises(IllegalMove) as err:
-        G.apply(state, seat, move)
-    assert err.value.rule == rule, (err.value.rule, err.value.params)
-    assert not offered(state, seat, move)
-    assert snapshot(state) == before
-    return err.value
+CHECKS = RuleChecks(G)
+offered, refused = CHECKS.offered, CHECKS.refused
 
 
 def allowed(state: State, seat: int, move: Move) -> State:

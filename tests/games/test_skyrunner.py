@@ -28,6 +28,7 @@ from companion.games.skyrunner.data import (
     cards_of,
     surprise_of,
 )
+from tests.rule_checks import RuleChecks, snapshot
 
 G = SkyRunner()
 ROOT = Path(__file__).resolve().parents[2]
@@ -138,35 +139,8 @@ def assert_cards(state: State) -> None:
     assert sorted(places) == list(range(CARD_COUNT))
 
 
-def snapshot(state: State) -> str:
-    return json.dumps(state, sort_keys=True)
-
-
-def same(a: Any, b: Any) -> bool:
-    """Equal as JSON values: ``True`` is not ``1`` and ``3.0`` is not ``3`` here."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    return a == b
-
-
-def offered(state: State, seat: int, move: Any) -> bool:
-    """Whether ``move`` is among the seat's legal moves."""
-    return any(same(move, legal) for legal in G.legal_moves(state, seat))
-
-
-def refused(state: State, seat: int, move: Any, rule: str) -> IllegalMove:
-    """``move`` is refused for ``rule``, is not offered, and leaves ``state`` untouched."""
-    before = snapshot(state)
-    with pytest.raises(IllegalMove) as err:
-        G.apply(state, seat, move)
-    assert err.value.rule == rule, (err.value.rule, err.value.params)
-    assert not offered(state, seat, move)
-    assert snapshot(state) == before
-    return err.value
+CHECKS = RuleChecks(G)
+offered, refused = CHECKS.offered, CHECKS.refused
 
 
 def allowed(state: State, seat: int, move: Move) -> State:

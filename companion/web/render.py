@@ -55,6 +55,11 @@ def seats_context(table: Table) -> list[dict[str, Any]]:
 def pick_context(table: Table, seat: int, moves: list[dict[str, Any]],
                  chosen: dict[str, Any]) -> dict[str, Any]:
     pick: Pick = narrow(moves, table.game.choice_keys, chosen)
+    if moves and pick.remaining == 0:
+        # Values no legal move has (a stale link, or a forged one): ask from the start, so
+        # a template never meets a value it cannot name.
+        chosen = {}
+        pick = narrow(moves, table.game.choice_keys, chosen)
     confirm = None
     if pick.move is not None:
         confirm = {

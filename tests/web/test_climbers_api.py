@@ -295,3 +295,20 @@ def test_a_group_enters_its_own_tower_block_by_block(app, client):
     view = table.view(0)["view"]
     assert view["phase"] == "play" and view["unplaced"] == [] and view["turn"] == 0
     assert {b["id"]: {k: b[k] for k in spot} for b in view["blocks"]} == blocks
+
+
+def test_a_forged_pick_is_asked_again_from_the_start(app, client):
+    """A pick no legal move matches (a stale link, or a forged one with lists, objects or
+    far-away squares) gets the opening question, quickly: never a 500, never a map
+    stretched to reach a square the rules do not offer."""
+    table = started(client, CORNER_SEED)
+    assert table.post_move(0, {"type": "built"}).status_code == 200
+    page = phone(app.test_client(), table, 0)
+    opening = pick(page, table, {})
+    for chosen in ({"type": [1]}, {"ladders": [1]}, {"top": {"a": 1}},
+                   {"type": "block", "block": [1], "top": "red", "x": 1, "y": 1},
+                   {"type": "block", "block": "C1", "top": "red", "x": 10**30, "y": 400},
+                   {"type": "walk", "to": "300,300"}):
+        answer = pick(page, table, chosen)
+        assert 'data-key="type"' in answer and 'data-step="0"' in answer, chosen
+        assert len(answer) < 2 * len(opening), chosen

@@ -13,25 +13,12 @@ from typing import Any
 from markupsafe import Markup
 
 from companion.games.climbers.data import BLOCKS, SEED
-from companion.games.climbers.geometry import shape
+from companion.games.climbers.geometry import footprint, parse_square, shape, square_name
 from companion.i18n import current_lang
+from companion.web.games.climbers_picture import tower_svg
 
 #: Squares of table shown around the tower on the phone's map.
 MARGIN = 1
-
-
-def _square(x: int, y: int) -> str:
-    return f"{x},{y}"
-
-
-def _parse(name: Any) -> tuple[int, int] | None:
-    if not isinstance(name, str) or "," not in name:
-        return None
-    try:
-        x, y = name.split(",", 1)
-        return int(x), int(y)
-    except ValueError:
-        return None
 
 
 def _matches(move: dict[str, Any], chosen: dict[str, Any]) -> bool:
@@ -46,12 +33,10 @@ class ClimbersHelpers:
         return json.dumps(chosen, separators=(",", ":"))
 
     def picture(self, view: dict[str, Any], **kwargs: Any) -> Markup:
-        from companion.web.games.climbers_picture import tower_svg
-
         return tower_svg(view, **kwargs)
 
     def _name(self, group: str, key: str | None) -> str:
-        names = SEED["names"][group].get(key or "")
+        names = SEED["names"][group].get(key) if isinstance(key, str) else None
         if names is None:
             return str(key)
         return str(names.get(current_lang()) or names["en"])
@@ -65,10 +50,6 @@ class ClimbersHelpers:
     def block_kind(self, block_id: Any) -> str | None:
         block = BLOCKS.get(block_id) if isinstance(block_id, str) else None
         return block.kind.name if block else None
-
-    def square_pair(self, block_id: Any) -> list[str]:
-        block = BLOCKS.get(block_id) if isinstance(block_id, str) else None
-        return list(block.square_pair or ()) if block else []
 
     def shape(self, block_id: Any, top: Any, long: Any = None) -> dict[str, Any] | None:
         """How ``block_id`` stands with ``top`` up: {pose: lying|standing|edge|cube, w, d, h};
@@ -100,7 +81,7 @@ class ClimbersHelpers:
 
     def height(self, view: dict[str, Any], square: Any) -> int:
         """The height of a square of the tower ("x,y"); 0 for the table."""
-        found = _parse(square)
+        found = parse_square(square)
         if found is None:
             return 0
         for cell in view.get("cells") or []:
@@ -143,7 +124,7 @@ class ClimbersHelpers:
         cells = {(c["x"], c["y"]): c for c in view.get("cells") or []}
         figures = {}
         for seat, fig in (view.get("figures") or {}).items():
-            place = _parse(fig.get("place"))
+            place = parse_square(fig.get("place"))
             if place is not None:
                 figures[place] = int(seat)
         blocked = {block for block in (view.get("blocked") or {}).values()}
@@ -153,12 +134,12 @@ class ClimbersHelpers:
         reach: dict[tuple[int, int], list[str]] = {}
         lit_blocks: dict[str, dict[str, Any]] = {}
         anchors: dict[tuple[int, int], tuple[int, int]] = {}
-        footprint: set[tuple[int, int]] = set()
+        outlined: set[tuple[int, int]] = set()
         picking_y = key == "y"
         base: dict[str, Any] = {}
         if key == "type" and "walk" in values:
             for name, ladders in (view.get("reach") or {}).items():
-                place = _parse(name)
+                place = parse_square(name)
                 if place is not None:
                     reach[place] = ladders
             base = {"type": "walk"}
@@ -168,7 +149,7 @@ class ClimbersHelpers:
         if key == "to":
             given = view.get("reach") or {}
             for name in values:
-                place = _parse(name)
+                place = parse_square(name)
                 if place is not None:
                     reach[place] = given.get(name, [""])
             base = dict(chosen)
@@ -178,22 +159,20 @@ class ClimbersHelpers:
         elif key in ("x", "y"):
             anchors = self.anchors(moves, chosen)
         chosen_block = chosen.get("block")
-        if all(k in chosen for k in ("x", "y")) and chosen_block in BLOCKS \
-                and "top" in chosen:
-            dims = shape(BLOCKS[chosen_block], chosen["top"], chosen.get("long"))
-            if dims is not None and isinstance(chosen["x"], int) and isinstance(chosen["y"], int):
-                footprint = {(chosen["x"] + i, chosen["y"] + j)
-                             for i in range(dims[0]) for j in range(dims[1])}
-        target = _parse(chosen.get("to"))
-        if target is not None:  # the square the figure walks to, outlined like a footprint
-            footprint = {target}
+        settled = getattr(pick, "move", None)  # only a legal move is outlined
+        if settled is not None and settled["type"] in ("block", "build"):
+            w, d, _ = shape(BLOCKS[settled["block"]], settled["top"], settled["long"])
+            outlined = set(footprint(settled["x"], settled["y"], w, d))
+        elif settled is not None and settled["type"] == "walk":
+            target = parse_square(settled["to"])  # the square the figure walks to
+            outlined = {target} if target is not None else set()
         # The tower with a margin of table, and whatever else must show: the squares a block
         # may be anchored at, the footprint chosen (the map grows as little as it can, so
         # the squares stay big enough to tap).
         squares = set(cells) | set(figures) or {(0, 0)}
         squares = {(min(x for x, _ in squares) - MARGIN, min(y for _, y in squares) - MARGIN),
                    (max(x for x, _ in squares) + MARGIN, max(y for _, y in squares) + MARGIN)}
-        squares |= set(anchors) | footprint
+        squares |= set(anchors) | outlined
         min_x, max_x = min(x for x, _ in squares), max(x for x, _ in squares)
         min_y, max_y = min(y for _, y in squares), max(y for _, y in squares)
         rows = []
@@ -203,20 +182,20 @@ class ClimbersHelpers:
                 cell = cells.get((x, y))
                 block = cell["block"] if cell else None
                 entry: dict[str, Any] = {
-                    "x": x, "y": y, "name": _square(x, y),
+                    "x": x, "y": y, "name": square_name((x, y)),
                     "height": cell["height"] if cell else 0,
                     "top": cell["top"] if cell else None,
                     "block": block,
                     "figure": figures.get((x, y)),
                     "blocked": block in blocked,
                     "chosen": block is not None and block == chosen_block,
-                    "foot": (x, y) in footprint,
+                    "foot": (x, y) in outlined,
                     "pick": None, "lit": None, "ladders": None,
                 }
                 if (x, y) in reach:
                     entry["lit"] = "reach"
                     entry["ladders"] = reach[(x, y)]
-                    entry["pick"] = dict(base, to=_square(x, y))
+                    entry["pick"] = dict(base, to=square_name((x, y)))
                 elif block in lit_blocks:
                     entry["lit"] = "block"
                     entry["pick"] = lit_blocks[block]
@@ -236,16 +215,14 @@ class ClimbersHelpers:
                               if (cells.get((x + dx, y + dy)) or {}).get("block") != block]
                 if entry["foot"]:
                     edges += [f"ft-{side}" for side, (dx, dy) in sides
-                              if (x + dx, y + dy) not in footprint]
+                              if (x + dx, y + dy) not in outlined]
                 entry["edges"] = " ".join(edges)
         table_pick = None
         if key == "to" and "table" in values:
             table_pick = dict(chosen, to="table")
         elif key == "type" and "table" in (view.get("reach") or {}) and "walk" in values:
             table_pick = {"type": "walk", "to": "table"}
-        return {"rows": rows, "columns": max_x - min_x + 1, "min_x": min_x, "max_x": max_x,
-                "min_y": min_y, "max_y": max_y, "table": table_pick,
-                "table_ladders": (view.get("reach") or {}).get("table")}
+        return {"rows": rows, "columns": max_x - min_x + 1, "table": table_pick}
 
     def unplaced_offered(self, view: dict[str, Any], pick: Any) -> list[str]:
         """Blocks on offer that are not in the tower yet (entering one's own tower)."""

@@ -169,7 +169,7 @@ class Climbers:
 
     def redact_move(self, state: State, seat: int, move: Move, viewer: int | None) -> Move:
         """Nothing is secret in this game."""
-        return json.loads(json.dumps(move))
+        return clone(move)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         built = Tower(state["blocks"])

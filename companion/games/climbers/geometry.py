@@ -133,10 +133,6 @@ class Tower:
         return [square for square in footprint(spot["x"], spot["y"], spot["w"], spot["d"])
                 if self.block_at(square) == block_id]
 
-    def fully_visible(self, block_id: str) -> bool:
-        spot = self.blocks[block_id]
-        return len(self.visible(block_id)) == spot["w"] * spot["d"]
-
     def bounds(self) -> tuple[int, int, int, int]:
         """The smallest and largest x and y the blocks cover."""
         if not self.top:
@@ -398,10 +394,7 @@ def placements(tower: Tower, block: Block, figures: dict[str, str | None],
     """Every legal (top, long, x, y) for ``block`` on ``tower`` (the tower without it), but
     the place and face it has now (``current``)."""
     barred = set(barred)
-    if tower.top:
-        min_x, min_y, max_x, max_y = tower.bounds()
-    else:
-        min_x = min_y = max_x = max_y = 0
+    min_x, min_y, max_x, max_y = tower.bounds()
     by_dims: dict[tuple[int, int, int], list[tuple[str, str | None]]] = {}
     for top, long, w, d, h in shapes(block):
         by_dims.setdefault((w, d, h), []).append((top, long))

@@ -80,10 +80,6 @@ def _malformed(problem: str) -> IllegalMove:
 # --- reading the state -------------------------------------------------------------------------
 
 
-def colour_of(state: State, seat: int) -> str:
-    return COLOURS[seat]
-
-
 def tower(state: State, without: str | None = None) -> Tower:
     return Tower(state["blocks"], without)
 
@@ -109,7 +105,7 @@ def walker(state: State, seat: int, built: Tower | None = None) -> Walker:
     others = [figure_node(place) for s, place in state["figures"].items()
               if s != str(seat) and place is not None]
     ladders = sum(LADDER_BITS[name] for name in state["ladders"][str(seat)])
-    return Walker(built, colour_of(state, seat), others, barred(state), ladders,
+    return Walker(built, COLOURS[seat], others, barred(state), ladders,
                   state["start"]["height"], state["start"]["dipped"],
                   state["options"]["descent"] == "never")
 
@@ -281,7 +277,7 @@ def check_walk(state: State, seat: int, move: Move) -> Walk:
             raise IllegalMove("cl.figure.stone")
         if not walking.may_stand(target):
             raise IllegalMove("cl.figure.colour")
-    ways = dict(walking.reach(start)).get(target, [])
+    ways = walking.reach(start).get(target, [])
     if state["step"] == "after":
         ways = [(used, dipped) for used, dipped in ways
                 if may_end(state, walking.height(target), dipped)]

@@ -19,7 +19,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from companion.games.climbers.data import BLOCKS, OPPOSITE_PAIRS
+from companion.games.climbers.data import BLOCKS, OPPOSITE_PAIRS, opposite
 
 #: The real colours of the pieces.
 PALETTE: dict[str, str] = {
@@ -53,15 +53,6 @@ def _dark(colour: str) -> bool:
     return 0.299 * r + 0.587 * g + 0.114 * b < 90
 
 
-def _pair(colour: str) -> tuple[str, str]:
-    return next(pair for pair in OPPOSITE_PAIRS if colour in pair)
-
-
-def _opposite(colour: str) -> str:
-    a, b = _pair(colour)
-    return b if colour == a else a
-
-
 def face_colours(block: dict[str, Any]) -> dict[Direction, str]:
     """The colour name on each of the block's six faces, in the table's directions.
 
@@ -82,7 +73,7 @@ def face_colours(block: dict[str, Any]) -> dict[Direction, str]:
             other = next(pair for pair in rest if pair != tuple(square))
             rest = [tuple(square), other] if odd_axis == "x" else [other, tuple(square)]
     (xp, xm), (yp, ym) = rest
-    return {Z_PLUS: top, Z_MINUS: _opposite(top), X_PLUS: xp, X_MINUS: xm,
+    return {Z_PLUS: top, Z_MINUS: opposite(top), X_PLUS: xp, X_MINUS: xm,
             Y_PLUS: yp, Y_MINUS: ym}
 
 
@@ -281,14 +272,14 @@ def _ladder(event: dict[str, Any], turn: int,
 
 
 def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
-              labels: bool = False, upto: int | None = None, width: float | None = None,
+              labels: bool = False, upto: int | None = None,
               title: str | None = None) -> Markup:
     """The tower in ``view`` seen from above and two sides, turned ``turn`` quarter turns.
 
     ``highlight``: a block id outlined thickly (its hidden edges dashed over everything).
     ``labels``: every block's id on the visible part of its top. ``upto``: only the first
     ``upto`` blocks of the build order, the last of them highlighted (a build step; no
-    figures). ``width``: a width attribute in pixels (the stylesheet sizes it otherwise).
+    figures).
     ``title``: the accessible name (the caller translates it)."""
     turn = int(turn or 0) % 4
     placed = {str(block["id"]): block for block in view.get("blocks") or []}
@@ -465,11 +456,8 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
 
     label = title or ("The tower" + (f", build step {upto}" if upto is not None else "")
                       + (f", turned {turn} quarter" + ("s" if turn > 1 else "") if turn else ""))
-    size = ""
-    if width:
-        size = f' width="{float(width):.0f}" height="{float(width) * vb_h / vb_w:.0f}"'
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" class="cl-tower" role="img" '
-            f'viewBox="{left:.1f} {top:.1f} {vb_w:.1f} {vb_h:.1f}"{size} '
+            f'viewBox="{left:.1f} {top:.1f} {vb_w:.1f} {vb_h:.1f}" '
             f'aria-label="{escape(label)}" data-turn="{turn}"'
             + (f' data-upto="{int(upto)}"' if upto is not None else "")
             + (f' data-highlight="{escape(highlight)}"' if highlight else "") + ">")

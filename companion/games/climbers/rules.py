@@ -252,10 +252,7 @@ def check_placement(state: State, move: Move) -> Placement:
 def _check_stone(state: State, seat: int, block_id: str) -> None:
     if state["stones"][str(seat)] != "unused":
         raise IllegalMove("cl.stone.used")
-    built = tower(state)
-    squares = set(built.visible(block_id))
-    standing = {figure_node(place) for place in state["figures"].values() if place is not None}
-    if not squares or squares & standing or block_id in barred(state):
+    if block_id not in stone_spots(state, seat):
         raise IllegalMove("cl.stone.free", block=block_id)
 
 
@@ -385,6 +382,8 @@ def walks(state: State, seat: int) -> list[Move]:
 
 
 def stone_spots(state: State, seat: int) -> list[str]:
+    """The blocks the seat's stone may go on: some of the top showing, no figure there, no
+    other stone."""
     if state["stones"][str(seat)] != "unused":
         return []
     built = tower(state)

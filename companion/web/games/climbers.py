@@ -17,9 +17,6 @@ from companion.games.climbers.geometry import footprint, parse_square, shape, sq
 from companion.i18n import current_lang
 from companion.web.games.climbers_picture import tower_svg
 
-#: Squares of table shown around the tower on the phone's map.
-MARGIN = 1
-
 
 def _matches(move: dict[str, Any], chosen: dict[str, Any]) -> bool:
     return all(key in move and move[key] == value and type(move[key]) is type(value)
@@ -118,8 +115,8 @@ class ClimbersHelpers:
 
     def grid(self, view: dict[str, Any], pick: Any = None,
              moves: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-        """The phone's height map: rows from north (largest y) down, one square of table
-        around the tower, each cell with its height, top colour, block, figure and what the
+        """The phone's height map: rows from north (largest y) down over the tower's
+        squares, each cell with its height, top colour, block, figure and what the
         question asked now (``pick``) lights up on it."""
         cells = {(c["x"], c["y"]): c for c in view.get("cells") or []}
         figures = {}
@@ -166,12 +163,10 @@ class ClimbersHelpers:
         elif settled is not None and settled["type"] == "walk":
             target = parse_square(settled["to"])  # the square the figure walks to
             outlined = {target} if target is not None else set()
-        # The tower with a margin of table, and whatever else must show: the squares a block
-        # may be anchored at, the footprint chosen (the map grows as little as it can, so
-        # the squares stay big enough to tap).
+        # The tower, and whatever else must show: the squares a block may be anchored at on
+        # the table, the footprint chosen (the map grows as little as it can, so the squares
+        # stay big enough to tap).
         squares = set(cells) | set(figures) or {(0, 0)}
-        squares = {(min(x for x, _ in squares) - MARGIN, min(y for _, y in squares) - MARGIN),
-                   (max(x for x, _ in squares) + MARGIN, max(y for _, y in squares) + MARGIN)}
         squares |= set(anchors) | outlined
         min_x, max_x = min(x for x, _ in squares), max(x for x, _ in squares)
         min_y, max_y = min(y for _, y in squares), max(y for _, y in squares)

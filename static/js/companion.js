@@ -1,5 +1,6 @@
-// The little a phone needs beyond htmx: keep the screen awake while a game is on, and
-// vibrate when it becomes this phone's turn. No inline script anywhere (strict CSP).
+// The little a phone needs beyond htmx: keep the screen awake while a game is on, vibrate
+// when it becomes this phone's turn, and pan a wide map to what matters. No inline script
+// anywhere (strict CSP).
 (() => {
   "use strict";
 
@@ -32,9 +33,24 @@
     document.body.classList.toggle("my-turn", mine);
   }
 
+  // A map wider than the phone (The Climbers' tower) opens on the squares the question
+  // lights up, else on this phone's own figure.
+  function panMaps() {
+    for (const frame of document.querySelectorAll(".cl-map-frame")) {
+      if (frame.scrollWidth <= frame.clientWidth) continue;
+      const lit = [...frame.querySelectorAll("td.lit")];
+      const focus = lit.length ? lit : [...frame.querySelectorAll("td:has(.cl-fig.me)")];
+      if (!focus.length) continue;
+      const left = Math.min(...focus.map((td) => td.offsetLeft));
+      const right = Math.max(...focus.map((td) => td.offsetLeft + td.offsetWidth));
+      frame.scrollLeft = (left + right) / 2 - frame.clientWidth / 2;
+    }
+  }
+
   function refresh() {
     turnChanged();
     keepAwake();
+    panMaps();
   }
 
   document.addEventListener("DOMContentLoaded", refresh);

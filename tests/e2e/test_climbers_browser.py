@@ -11,7 +11,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from companion.games.climbers import Climbers
+from tests.e2e.conftest import PHONE
 from tests.e2e.phones import no_horizontal_scroll, open_phone, seq_of
+from tests.web.test_climbers_api import choose as choose_to_climb
 
 pytestmark = pytest.mark.e2e
 NAMES = ("Ana", "Ben")
@@ -139,3 +141,65 @@ def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, liv
         assert no_horizontal_scroll(phone)
         assert phone.evaluate("window.__vibrations") >= 1
         assert phone.evaluate("window.__wakeLocks") >= 1
+
+
+#: Squares a 360 px phone shows across at 30 px each.
+PHONE_COLUMNS = 11
+#: A tower that the first moves spread to 16 squares across.
+WIDE_SEED = 11
+
+
+def test_a_map_wider_than_the_phone_pans_to_the_lit_blocks(browser: Browser, live_server):
+    app, base = live_server["app"], live_server["base"]
+    client = app.test_client()
+    body = client.post("/api/tables", json={"game": "climbers", "players": 3,
+                                            "seed": WIDE_SEED}).get_json()
+    code = body["code"]
+    tokens = [client.post(f"/api/tables/{code}/seats", json={"name": name, "seat": seat})
+              .get_json()["token"] for seat, name in enumerate(("Ana", "Ben", "Chloé"))]
+    host = {"Authorization": f"Bearer {body['host_token']}"}
+    client.post(f"/api/tables/{code}/start", headers=host)
+    tables = app.extensions["tables"]
+    table = tables.get(code)
+    for _ in range(200):  # the blocks moved to climb on spread the tower out
+        state = table.state
+        assert state["phase"] != "over", "the tower never grew wider than a phone"
+        bounds = G.view(state, None)["bounds"]
+        if (state["phase"] == "play" and state["step"] == "before" and not state["walked"]
+                and bounds[2] - bounds[0] + 1 > PHONE_COLUMNS + 3):
+            break
+        seat = state["turn"]
+        move = choose_to_climb(G.view(state, seat), seat, G.legal_moves(state, seat))
+        tables.submit(table, seat, move, table.seq, f"spread-{table.seq}")
+    else:
+        raise AssertionError("the tower never grew wider than a phone")
+    centring = """(selector) => {
+      const frame = document.querySelector(".cl-map-frame");
+      const focus = [...frame.querySelectorAll(selector)];
+      const left = Math.min(...focus.map((td) => td.offsetLeft));
+      const right = Math.max(...focus.map((td) => td.offsetLeft + td.offsetWidth));
+      const most = frame.scrollWidth - frame.clientWidth;
+      const centred = Math.max(0, Math.min(most, (left + right) / 2 - frame.clientWidth / 2));
+      return [frame.scrollLeft, centred];
+    }"""
+    panned = []
+    for seat, token in enumerate(tokens):
+        context = browser.new_context(**PHONE)
+        context.add_cookies([{"name": f"seat_{code}", "value": token, "url": base}])
+        phone = context.new_page()
+        phone.goto(f"{base}/t/{code}/play")
+        expect(phone.locator(".cl-legend")).to_contain_text("Swipe the map sideways")
+        assert no_horizontal_scroll(phone)
+        assert phone.evaluate("""() => {
+          const map = document.querySelector(".cl-map");
+          return map.getBoundingClientRect().width / Number(map.dataset.columns);
+        }""") >= 30
+        if seat == state["turn"]:  # the blocks it may move light up: the map pans to them
+            phone.locator("#picker button.option[data-value='block']").click()
+            expect(phone.locator("#picker")).to_have_attribute("data-key", "block")
+            panned.append(phone.evaluate(centring, "td.lit"))
+        else:  # nothing to answer: the map opens on the phone's own figure
+            panned.append(phone.evaluate(centring, "td:has(.cl-fig.me)"))
+        context.close()
+    assert any(centred > 30 for _, centred in panned), "nothing to pan to: not a test"
+    assert all(abs(left - centred) <= 2 for left, centred in panned), panned

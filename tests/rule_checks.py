@@ -1,14 +1,18 @@
 """The checks every game's rule tests make: a move refused for its clause, not offered, and
-the state untouched."""
+the state untouched; and the game's catalogue of clauses complete, tested and the only
+rules its engine names."""
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion.games.base import Game, IllegalMove
+from companion.games.base import Game, IllegalMove, clauses
 
 State = dict[str, Any]
 
@@ -47,3 +51,29 @@ class RuleChecks:
         assert not self.offered(state, seat, move)
         assert snapshot(state) == before
         return err.value
+
+
+# --- a game's catalogue of clauses ---------------------------------------------------------
+
+
+def incomplete_clauses(game_id: str, prefix: str) -> list[str]:
+    """Clauses without the game's prefix, an English and a French text and a rulebook
+    source, or with a decision not written in both languages."""
+    return [clause_id for clause_id, clause in clauses(game_id).items()
+            if not clause_id.startswith(prefix)
+            or not (clause["en"] and clause["fr"] and clause["source"])
+            or ("decision" in clause
+                and not (clause["decision"]["en"] and clause["decision"]["fr"]))]
+
+
+def untested_clauses(game_id: str, tests: Iterable[Path]) -> list[str]:
+    """Clauses that no test file names (a whole id, not the start of a longer one)."""
+    text = "".join(path.read_text() for path in tests)
+    return [clause_id for clause_id in clauses(game_id)
+            if not re.search(r"(?<![\w.-])" + re.escape(clause_id) + r"(?![\w-])", text)]
+
+
+def rules_named(prefix: str, engine: Path) -> set[str]:
+    """Every clause id the engine's source names in quotes."""
+    source = "".join(path.read_text() for path in engine.glob("*.py"))
+    return set(re.findall(r"\"(" + re.escape(prefix) + r"[a-z0-9.\-]+)\"", source))

@@ -12,7 +12,6 @@ H9-H12 and D7-D9 lie flat with grey on top; a cube can show any colour on top.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,13 @@ from companion.games.climbers.data import ALL_COLOURS, BLOCKS, COLOURS, FOUNDATI
 from companion.games.climbers.game import TURN_START
 from companion.games.climbers.geometry import Tower, hidden, shape, shapes
 from companion.games.climbers.tower import generate
-from tests.rule_checks import RuleChecks, snapshot
+from tests.rule_checks import (
+    RuleChecks,
+    incomplete_clauses,
+    rules_named,
+    snapshot,
+    untested_clauses,
+)
 
 G = Climbers()
 ROOT = Path(__file__).resolve().parents[2]
@@ -1019,26 +1024,17 @@ def test_every_legal_move_applies():
 
 
 def test_every_clause_is_complete():
-    catalogue = clauses(GAME)
-    assert len(catalogue) >= 42
-    for clause_id, clause in catalogue.items():
-        assert clause_id.startswith("cl.")
-        assert clause["en"] and clause["fr"] and clause["source"], clause_id
-        if "decision" in clause:
-            assert clause["decision"]["en"] and clause["decision"]["fr"], clause_id
+    assert len(clauses(GAME)) >= 42
+    assert incomplete_clauses(GAME, "cl.") == []
 
 
 def test_every_clause_is_tested():
-    text = Path(__file__).read_text()
-    missing = [clause_id for clause_id in clauses(GAME)
-               if not re.search(r"(?<![\w.-])" + re.escape(clause_id) + r"(?![\w-])", text)]
-    assert missing == []
+    assert untested_clauses(GAME, Path(__file__).parent.glob("test_climbers*.py")) == []
 
 
 def test_every_rule_the_engine_names_is_a_clause():
     catalogue = clauses(GAME)
-    source = "".join(path.read_text() for path in ENGINE.glob("*.py"))
-    named = set(re.findall(r"\"(cl\.[a-z0-9.\-]+)\"", source))
+    named = rules_named("cl.", ENGINE)
     assert named and named <= set(catalogue), named - set(catalogue)
 
 

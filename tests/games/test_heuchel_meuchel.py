@@ -8,7 +8,6 @@ exactly the position it is about. Cards are named by rank and value: ``card(LADY
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,13 @@ from companion.games.heuchel_meuchel.data import (
     start_row,
     value_of,
 )
-from tests.rule_checks import RuleChecks, snapshot
+from tests.rule_checks import (
+    RuleChecks,
+    incomplete_clauses,
+    rules_named,
+    snapshot,
+    untested_clauses,
+)
 
 G = HeuchelMeuchel()
 ROOT = Path(__file__).resolve().parents[2]
@@ -1355,27 +1360,17 @@ def test_apply_only_raises_illegal_move_and_agrees_with_legal(move, seat, which)
 
 
 def test_every_clause_is_complete():
-    catalogue = clauses(GAME)
-    assert len(catalogue) >= 50
-    for clause_id, clause in catalogue.items():
-        assert clause_id.startswith("hm.")
-        assert clause["en"] and clause["fr"] and clause["source"], clause_id
-        if "decision" in clause:
-            assert clause["decision"]["en"] and clause["decision"]["fr"], clause_id
+    assert len(clauses(GAME)) >= 50
+    assert incomplete_clauses(GAME, "hm.") == []
 
 
 def test_every_clause_is_tested():
-    text = "".join(path.read_text() for path in Path(__file__).parent.glob(
-        "test_heuchel_meuchel*.py"))
-    missing = [clause_id for clause_id in clauses(GAME)
-               if not re.search(r"(?<![\w.-])" + re.escape(clause_id) + r"(?![\w-])", text)]
-    assert missing == []
+    assert untested_clauses(GAME, Path(__file__).parent.glob("test_heuchel_meuchel*.py")) == []
 
 
 def test_every_rule_the_engine_names_is_a_clause():
     catalogue = clauses(GAME)
-    source = "".join(path.read_text() for path in ENGINE.glob("*.py"))
-    named = set(re.findall(r"\"(hm\.[a-z0-9.\-]+)\"", source))
+    named = rules_named("hm.", ENGINE)
     assert named and named <= set(catalogue), named - set(catalogue)
 
 

@@ -7,7 +7,6 @@ exactly the position it is about.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from hypothesis import strategies as st
 from companion.games.base import IllegalMove, clauses
 from companion.games.seventh_heaven import SeventhHeaven
 from companion.games.seventh_heaven.data import CARDS, COLOURS
+from tests.rule_checks import incomplete_clauses, rules_named, untested_clauses
 
 G = SeventhHeaven()
 ROOT = Path(__file__).resolve().parents[2]
@@ -909,27 +909,18 @@ def test_apply_only_ever_raises_illegal_move(move, seat, phase):
 
 
 def test_every_clause_is_complete():
-    catalogue = clauses("seventh-heaven")
-    assert len(catalogue) >= 40
-    for clause_id, clause in catalogue.items():
-        assert clause_id.startswith("7h.")
-        assert clause["en"] and clause["fr"] and clause["source"], clause_id
-        if "decision" in clause:
-            assert clause["decision"]["en"] and clause["decision"]["fr"], clause_id
+    assert len(clauses("seventh-heaven")) >= 40
+    assert incomplete_clauses("seventh-heaven", "7h.") == []
 
 
 def test_every_clause_is_tested():
-    text = "".join(
-        path.read_text() for path in Path(__file__).parent.glob("test_seventh_heaven*.py")
-    )
-    missing = [clause_id for clause_id in clauses("seventh-heaven") if clause_id not in text]
-    assert missing == []
+    tests = Path(__file__).parent.glob("test_seventh_heaven*.py")
+    assert untested_clauses("seventh-heaven", tests) == []
 
 
 def test_every_rule_the_engine_names_is_a_clause():
     catalogue = clauses("seventh-heaven")
-    source = "".join(path.read_text() for path in ENGINE.glob("*.py"))
-    named = set(re.findall(r"\"(7h\.[a-z0-9.\-]+)\"", source))
+    named = rules_named("7h.", ENGINE)
     assert named and named <= set(catalogue), named - set(catalogue)
     from companion.games.seventh_heaven.data import EVENTS
 

@@ -10,7 +10,6 @@ roof is level 34; the ground is level 0, lane 0. Seat s plays colour ``COLOURS[s
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,13 @@ from companion.games.skyrunner.data import (
     cards_of,
     surprise_of,
 )
-from tests.rule_checks import RuleChecks, snapshot
+from tests.rule_checks import (
+    RuleChecks,
+    incomplete_clauses,
+    rules_named,
+    snapshot,
+    untested_clauses,
+)
 
 G = SkyRunner()
 ROOT = Path(__file__).resolve().parents[2]
@@ -1428,27 +1433,17 @@ def test_arbitrary_states_wait_for_what_they_should():
 
 
 def test_every_clause_is_complete():
-    catalogue = clauses(GAME)
-    assert len(catalogue) >= 39
-    for clause_id, clause in catalogue.items():
-        assert clause_id.startswith("sr.")
-        assert clause["en"] and clause["fr"] and clause["source"], clause_id
-        if "decision" in clause:
-            assert clause["decision"]["en"] and clause["decision"]["fr"], clause_id
+    assert len(clauses(GAME)) >= 39
+    assert incomplete_clauses(GAME, "sr.") == []
 
 
 def test_every_clause_is_tested():
-    text = "".join(path.read_text() for path in Path(__file__).parent.glob(
-        "test_skyrunner*.py"))
-    missing = [clause_id for clause_id in clauses(GAME)
-               if not re.search(r"(?<![\w.-])" + re.escape(clause_id) + r"(?![\w-])", text)]
-    assert missing == []
+    assert untested_clauses(GAME, Path(__file__).parent.glob("test_skyrunner*.py")) == []
 
 
 def test_every_rule_the_engine_names_is_a_clause():
     catalogue = clauses(GAME)
-    source = "".join(path.read_text() for path in ENGINE.glob("*.py"))
-    named = set(re.findall(r"\"(sr\.[a-z0-9.\-]+)\"", source))
+    named = rules_named("sr.", ENGINE)
     assert named and named <= set(catalogue), named - set(catalogue)
 
 

@@ -52,6 +52,21 @@ class RuleChecks:
         assert snapshot(state) == before
         return err.value
 
+    def agrees(self, state: State, seat: int, move: Any,
+               offered_yet_refused: frozenset[str] = frozenset()) -> None:
+        """``apply`` takes ``move`` exactly when the legal moves offer it, refuses it with a
+        clause of the game otherwise, and never changes ``state``. ``offered_yet_refused``:
+        clauses that may refuse an offered move (a choice the others made in secret)."""
+        before = snapshot(state)
+        try:
+            self.game.apply(state, seat, move)
+        except IllegalMove as err:
+            assert err.rule in clauses(self.game.id)
+            assert err.rule in offered_yet_refused or not self.offered(state, seat, move)
+        else:
+            assert self.offered(state, seat, move)
+        assert snapshot(state) == before
+
 
 # --- a game's catalogue of clauses ---------------------------------------------------------
 

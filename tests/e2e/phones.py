@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
@@ -63,3 +64,24 @@ def take_turn(page: Page) -> None:
 
 def seq_of(page: Page) -> int:
     return int(page.locator("#status").get_attribute("data-seq"))
+
+
+def start_table(browser: Browser, live_server: dict[str, Any], game: str,
+                names: tuple[str, ...], seed: int) -> tuple[Any, Page, list[Page]]:
+    """A table of ``game`` with the table screen open as the host and a phone in every
+    seat, started with the first seat to play: (the server's table, the screen, the
+    phones)."""
+    app, base = live_server["app"], live_server["base"]
+    body = app.test_client().post("/api/tables", json={
+        "game": game, "players": len(names), "seed": seed}).get_json()
+    code, host_token = body["code"], body["host_token"]
+    screen_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    screen_context.add_cookies([{"name": f"host_{code}", "value": host_token, "url": base}])
+    screen = screen_context.new_page()
+    screen.goto(f"{base}/t/{code}/screen")
+    phones = [open_phone(browser, f"{base}/j/{code}", name, seat)
+              for seat, name in enumerate(names)]
+    expect(screen.locator("#seats .dot.here")).to_have_count(len(names))
+    screen.select_option("select[name=first_seat]", "0")
+    screen.click("text=Start the game")
+    return app.extensions["tables"].get(code), screen, phones

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from companion.games.climbers import Climbers
 from tests.e2e.conftest import PHONE
-from tests.e2e.phones import no_horizontal_scroll, open_phone, seq_of
+from tests.e2e.phones import no_horizontal_scroll, seq_of, start_table
 from tests.web.test_climbers_api import choose as choose_to_climb
 
 pytestmark = pytest.mark.e2e
@@ -82,20 +82,7 @@ def tap_move(page: Page, move: dict[str, Any]) -> None:
 
 
 def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, live_server):
-    app, base = live_server["app"], live_server["base"]
-    body = app.test_client().post("/api/tables", json={
-        "game": "climbers", "players": 2, "seed": SEED}).get_json()
-    code, host_token = body["code"], body["host_token"]
-    table = app.extensions["tables"].get(code)
-    screen_context = browser.new_context(viewport={"width": 1280, "height": 900})
-    screen_context.add_cookies([{"name": f"host_{code}", "value": host_token, "url": base}])
-    screen = screen_context.new_page()
-    screen.goto(f"{base}/t/{code}/screen")
-    phones = [open_phone(browser, f"{base}/j/{code}", name, seat)
-              for seat, name in enumerate(NAMES)]
-    expect(screen.locator("#seats .dot.here")).to_have_count(2)
-    screen.select_option("select[name=first_seat]", "0")
-    screen.click("text=Start the game")
+    table, screen, phones = start_table(browser, live_server, "climbers", NAMES, SEED)
 
     # The build instructions: a picture for every block, the last one placed highlighted.
     expect(phones[0].locator("#status")).to_contain_text("Build the tower")

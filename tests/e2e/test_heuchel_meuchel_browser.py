@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from companion.games.heuchel_meuchel import HeuchelMeuchel
-from tests.e2e.phones import no_horizontal_scroll, open_phone, seq_of
+from tests.e2e.phones import no_horizontal_scroll, seq_of, start_table
 from tests.hm_strategy import choose
 from tests.web.test_heuchel_meuchel_api import SEED, card_ids, own_cards, public_cards
 
@@ -59,22 +59,7 @@ def seat_with_work(state: dict[str, Any]) -> int | None:
 
 
 def test_three_phones_and_the_screen_play_a_whole_game(browser: Browser, live_server):
-    app, base = live_server["app"], live_server["base"]
-    created = app.test_client().post("/api/tables", json={
-        "game": "heuchel-meuchel", "players": 3, "seed": SEED})
-    body = created.get_json()
-    code, host_token = body["code"], body["host_token"]
-    table = app.extensions["tables"].get(code)
-
-    screen_context = browser.new_context(viewport={"width": 1280, "height": 900})
-    screen_context.add_cookies([{"name": f"host_{code}", "value": host_token, "url": base}])
-    screen = screen_context.new_page()
-    screen.goto(f"{base}/t/{code}/screen")
-    phones = [open_phone(browser, f"{base}/j/{code}", name, seat)
-              for seat, name in enumerate(NAMES)]
-    expect(screen.locator("#seats .dot.here")).to_have_count(3)
-    screen.select_option("select[name=first_seat]", "0")
-    screen.click("text=Start the game")
+    table, screen, phones = start_table(browser, live_server, "heuchel-meuchel", NAMES, SEED)
     for phone in phones:
         expect(phone.locator("#status")).to_contain_text("Set up your column")
     expect(screen.locator("#screen-head")).to_contain_text("places their cards")

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from companion.games.skyrunner import SkyRunner
-from tests.e2e.phones import no_horizontal_scroll, open_phone, seq_of
+from tests.e2e.phones import no_horizontal_scroll, seq_of, start_table
 from tests.sr_strategy import choose
 from tests.web.test_skyrunner_api import SEED
 
@@ -72,20 +72,7 @@ def seat_to_act(state: dict[str, Any]) -> int:
 
 
 def test_three_phones_and_the_screen_climb_to_the_roof(browser: Browser, live_server):
-    app, base = live_server["app"], live_server["base"]
-    body = app.test_client().post("/api/tables", json={
-        "game": "skyrunner", "players": 3, "seed": SEED}).get_json()
-    code, host_token = body["code"], body["host_token"]
-    table = app.extensions["tables"].get(code)
-    screen_context = browser.new_context(viewport={"width": 1280, "height": 900})
-    screen_context.add_cookies([{"name": f"host_{code}", "value": host_token, "url": base}])
-    screen = screen_context.new_page()
-    screen.goto(f"{base}/t/{code}/screen")
-    phones = [open_phone(browser, f"{base}/j/{code}", name, seat)
-              for seat, name in enumerate(NAMES)]
-    expect(screen.locator("#seats .dot.here")).to_have_count(3)
-    screen.select_option("select[name=first_seat]", "0")
-    screen.click("text=Start the game")
+    table, screen, phones = start_table(browser, live_server, "skyrunner", NAMES, SEED)
     for phone in phones:
         expect(phone.locator("#status")).to_contain_text("Choose your card")
     expect(screen.locator("#screen-head")).to_contain_text("0 of 3 have chosen")

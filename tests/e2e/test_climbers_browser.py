@@ -174,7 +174,9 @@ def test_a_map_wider_than_the_phone_pans_to_the_lit_blocks(browser: Browser, liv
         context = browser.new_context(**PHONE)
         context.add_cookies([{"name": f"seat_{code}", "value": token, "url": base}])
         phone = context.new_page()
-        phone.goto(f"{base}/t/{code}/play")
+        with phone.expect_websocket() as socket:  # tap once the full view has arrived
+            phone.goto(f"{base}/t/{code}/play")
+        socket.value.wait_for_event("framereceived")
         expect(phone.locator(".cl-legend")).to_contain_text("Swipe the map sideways")
         assert no_horizontal_scroll(phone)
         assert phone.evaluate("""() => {

@@ -14,12 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     """The app factory: one app per server process, and a fresh one per test."""
-    app = Flask(
-        __name__,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
-        instance_path=str(ROOT / "instance"),
-    )
+    app = Flask(__name__, instance_path=str(Path.cwd() / "instance"))
     app.config.from_object(Config)
     if overrides:
         app.config.update(overrides)

@@ -17,7 +17,7 @@ class Config:
     MAX_CONTENT_LENGTH = 16 * 1024
     MAX_FORM_MEMORY_SIZE = 16 * 1024
     BABEL_DEFAULT_LOCALE = "en"
-    BABEL_TRANSLATION_DIRECTORIES = str(Path(__file__).resolve().parent.parent / "translations")
+    BABEL_TRANSLATION_DIRECTORIES = str(Path(__file__).resolve().parent / "translations")
     LANGUAGES = ("en", "fr")
     #: Seconds between websocket pings, so a phone that vanished is shown as away.
     SOCK_SERVER_OPTIONS: ClassVar[dict[str, int]] = {

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 State = dict[str, Any]
 Move = dict[str, Any]
 
-SEEDS_DIR = Path(__file__).resolve().parent.parent.parent / "seeds"
+SEEDS_DIR = Path(__file__).resolve().parent.parent / "seeds"
 
 
 class IllegalMove(Exception):
@@ -115,7 +115,16 @@ class Game(Protocol):
 
     def legal_moves(self, state: State, seat: int) -> list[Move]: ...
 
-    def apply(self, state: State, seat: int, move: Move) -> State: ...
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        """The state after ``seat`` makes ``move``; raises :class:`IllegalMove` naming a
+        clause marked ``refusal = true`` in the game's seeds; never changes ``state``.
+
+        The new state's ``"effects"`` lists, in order, what the engine did beyond the move
+        itself (an event space, a knock-on, a favour, figures pushed aside…): each a dict
+        ``{"rule": clause id, …}`` with public parameters only, since every viewer's log
+        shows it. It is replaced on every ``apply``.
+        """
+        ...
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
 

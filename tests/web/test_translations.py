@@ -15,7 +15,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[2]
-TRANSLATIONS = ROOT / "translations"
+TRANSLATIONS = ROOT / "companion" / "translations"
 FR_PO = TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po"
 FR_MO = FR_PO.with_suffix(".mo")
 

@@ -33,3 +33,9 @@ def clause_text(game_id: str, rule: str, lang: str, params: dict[str, Any] | Non
         return rule
     text = found.get(lang) or found["en"]
     return text.format_map(_Blank({k: v for k, v in (params or {}).items()}))
+
+
+def clause_source(game_id: str, rule: str) -> str:
+    """The rulebook section a clause comes from, as the log's "why" lines cite it."""
+    found = clause(game_id, rule)
+    return found["source"] if found else rule

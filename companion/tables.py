@@ -67,6 +67,8 @@ class Table:
     initial: State | None = None
     #: The state before each logged move, undone ones included, to redact the log.
     befores: dict[int, State] = field(default_factory=dict)
+    #: What each logged move did beyond itself, each effect naming its clause (public).
+    effects: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     @property
@@ -134,6 +136,7 @@ class Table:
                 item["move"] = self.game.redact_move(self.befores[entry.seq], entry.seat,
                                                      entry.move, viewer)
                 item["undone"] = entry.seq in undone
+                item["effects"] = self.effects.get(entry.seq, [])
             else:
                 item["undo"] = entry.move["undo"]
                 item["by_host"] = entry.seat is None
@@ -182,7 +185,7 @@ class Tables:
     def _begin(self, table: Table, match: MatchRow) -> None:
         options = dict(table.row.options, first_seat=match.first_seat)
         table.initial = table.game.setup(table.row.players, options, match.seed)
-        table.log, table.steps, table.befores = [], [], {}
+        table.log, table.steps, table.befores, table.effects = [], [], {}, {}
 
     def _replay(self, table: Table, entry: LogRow) -> None:
         table.log.append(entry)
@@ -190,8 +193,9 @@ class Tables:
             before = table.state
             assert before is not None
             table.befores[entry.seq] = before
-            table.steps.append(Step(entry, before, table.game.apply(before, entry.seat,
-                                                                    entry.move)))
+            after = table.game.apply(before, entry.seat, entry.move)
+            table.effects[entry.seq] = after.get("effects", [])
+            table.steps.append(Step(entry, before, after))
         else:
             table.steps.pop()
 
@@ -310,6 +314,7 @@ class Tables:
             self.store.append(table.code, table.match.no, entry, outcome=outcome_json)
             table.log.append(entry)
             table.befores[entry.seq] = state
+            table.effects[entry.seq] = after.get("effects", [])
             table.steps.append(Step(entry, state, after))
             if outcome_json:
                 table.match.outcome = outcome_json

@@ -92,3 +92,22 @@ def rules_named(prefix: str, engine: Path) -> set[str]:
     """Every clause id the engine's source names in quotes."""
     source = "".join(path.read_text() for path in engine.glob("*.py"))
     return set(re.findall(r"\"(" + re.escape(prefix) + r"[a-z0-9.\-]+)\"", source))
+
+
+# --- refusals and effects: every clause an engine names, shown -----------------------------
+
+
+def refusal_clauses(game_id: str) -> set[str]:
+    """The clauses an ``IllegalMove`` of the game may name (``refusal = true`` in its seeds)."""
+    return {clause_id for clause_id, clause in clauses(game_id).items() if clause.get("refusal")}
+
+
+def engine_refusals(engine: Path) -> set[str]:
+    """Every clause id the engine's source passes to ``IllegalMove(...)`` as a literal."""
+    source = "".join(path.read_text() for path in engine.glob("*.py"))
+    return set(re.findall(r"IllegalMove\(\s*\"([a-z0-9][a-z0-9.\-]*)\"", source))
+
+
+def effects_of(state: State) -> list[dict[str, Any]]:
+    """What the last ``apply`` did beyond the move itself, each naming its clause."""
+    return state.get("effects", [])

@@ -14,7 +14,7 @@ from typing import Any
 from flask import Flask, current_app, render_template
 from flask_babel import force_locale
 
-from companion.clauses import clause_text
+from companion.clauses import clause_source, clause_text
 from companion.games import CATALOGUE
 from companion.i18n import current_lang
 from companion.live import Connection
@@ -138,3 +138,4 @@ def install_renderer(app: Flask) -> None:
     app.jinja_env.globals["helpers"] = helpers
     app.jinja_env.globals["rule_text"] = lambda game_id, rule: clause_text(
         game_id, rule, current_lang())
+    app.jinja_env.globals["rule_source"] = clause_source

@@ -1,36 +1,74 @@
-"""`python -m companion serve`: print where to find the companion, then serve it."""
+"""`companion serve` (or `python -m companion serve`): print where to find the companion,
+then serve it with gunicorn."""
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 import sys
-from pathlib import Path
+from importlib.metadata import PackageNotFoundError, version
 
+from companion.config import listen_address, public_port
 from companion.network import lan_address, qr_text
 
-ROOT = Path(__file__).resolve().parent.parent
+
+def package_version() -> str:
+    try:
+        return version("table-companion")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def serve_address(bind: str | None, port: int | None) -> str:
+    """host:port to listen on: ``--bind`` (a host, or host:port), else ``COMPANION_BIND``,
+    else every interface on the default port; ``--port`` replaces the port."""
+    host, _, port_text = listen_address().rpartition(":")
+    if bind:
+        bind_host, sep, bind_port = bind.rpartition(":")
+        if sep and bind_port.isdigit():
+            host, port_text = bind_host, bind_port
+        else:
+            host = bind
+    return f"{host}:{port or port_text}"
+
+
+def join_host(bound_host: str) -> str:
+    """The host put in the printed address: ``COMPANION_HOST``, else the loopback address a
+    server bound to loopback answers on, else this laptop's address on the network."""
+    explicit = os.environ.get("COMPANION_HOST")
+    if explicit:
+        return explicit
+    try:
+        if ipaddress.ip_address(bound_host.strip("[]")).is_loopback:
+            return bound_host
+    except ValueError:
+        pass
+    return lan_address()
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="companion", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="serve the companion on the local network")
-    serve.add_argument("--port", type=int, default=int(os.environ.get("COMPANION_PORT", 5000)))
-    serve.add_argument("--bind", default="0.0.0.0")
+    serve.add_argument("--bind", help="address[:port] to listen on "
+                       "(default: $COMPANION_BIND, else 0.0.0.0:$PORT, else 0.0.0.0:5000)")
+    serve.add_argument("--port", type=int, help="port to listen on (replaces --bind's)")
     args = parser.parse_args(argv)
 
-    url = f"http://{os.environ.get('COMPANION_HOST') or lan_address()}:{args.port}/"
+    address = serve_address(args.bind, args.port)
+    os.environ["COMPANION_BIND"] = address
+    host, _, _ = address.rpartition(":")
+    url = f"http://{join_host(host)}:{public_port()}/"
+    os.environ.setdefault("COMPANION_PORT", str(public_port()))
     print("Table Companion")
     print(f"Open {url} on this laptop to set up a table;")
     print("each table screen then shows its own QR code for the phones to join.")
     print(qr_text(url))
     print(url, flush=True)
-    os.environ["COMPANION_PORT"] = str(args.port)
-    os.environ["COMPANION_BIND"] = f"{args.bind}:{args.port}"
-    os.chdir(ROOT)
-    os.execvp(sys.executable, [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py",
-                               "companion:create_app()"])
+    os.execvp(sys.executable, [sys.executable, "-m", "gunicorn", "-c",
+                               "python:companion.gunicorn_config", "companion:create_app()"])
 
 
 if __name__ == "__main__":

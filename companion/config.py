@@ -3,15 +3,35 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
+
+DEFAULT_PORT = 5000
+
+
+def listen_address(environ: Mapping[str, str] = os.environ) -> str:
+    """Where the server listens: ``COMPANION_BIND`` (host:port), else every interface on
+    ``$PORT`` (the Procfile convention of Heroku, Dokku, honcho and foreman), else on
+    ``COMPANION_PORT``, else on 5000."""
+    port = environ.get("PORT") or environ.get("COMPANION_PORT") or DEFAULT_PORT
+    return environ.get("COMPANION_BIND") or f"0.0.0.0:{port}"
+
+
+def public_port(environ: Mapping[str, str] = os.environ) -> int:
+    """The port put in join links: ``COMPANION_PORT``, else the port listened on."""
+    explicit = environ.get("COMPANION_PORT")
+    if explicit:
+        return int(explicit)
+    _, _, port = listen_address(environ).rpartition(":")
+    return int(port) if port.isdigit() else DEFAULT_PORT
 
 
 class Config:
     #: Where the SQLite database lives; the app factory puts it in the instance folder.
     DATABASE: str | None = os.environ.get("COMPANION_DATABASE")
     #: The port phones reach the companion on (used in the join URL and QR code).
-    PUBLIC_PORT: int = int(os.environ.get("COMPANION_PORT", "5000"))
+    PUBLIC_PORT: int = public_port()
     #: Fixes the address put in join URLs; found from the network interfaces when unset.
     PUBLIC_HOST: str | None = os.environ.get("COMPANION_HOST")
     MAX_CONTENT_LENGTH = 16 * 1024

@@ -7,6 +7,7 @@ second at most; a runaway loop is refused with 429 until it calms down.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 
@@ -25,6 +26,11 @@ class RateLimiter:
         self._lock = threading.Lock()
 
     def allow(self, key: str, now: float | None = None) -> bool:
+        return self.wait(key, now) == 0
+
+    def wait(self, key: str, now: float | None = None) -> float:
+        """Takes a token for ``key`` and answers 0, or, with none left, answers how many
+        seconds until one is back."""
         now = time.monotonic() if now is None else now
         with self._lock:
             level, last = self._buckets.get(key, (self.burst, now))
@@ -33,7 +39,7 @@ class RateLimiter:
             self._buckets[key] = (level - 1 if allowed else level, now)
             if len(self._buckets) > MAX_BUCKETS:
                 self._forget_full(now)
-            return allowed
+            return 0.0 if allowed else (1 - level) / self.rate
 
     def _forget_full(self, now: float) -> None:
         """Drop buckets that have refilled: they hold nothing worth remembering."""
@@ -61,8 +67,11 @@ def init_app(app: Flask) -> None:
     def limit_rate() -> Response | None:
         if request.method in {"GET", "HEAD", "OPTIONS"}:
             return None
-        if current_app.extensions["rate_limiter"].allow(request_key()):
+        wait = current_app.extensions["rate_limiter"].wait(request_key())
+        if not wait:
             return None
         from companion.security import refusal
 
-        return refusal("table.too-fast", 429)
+        response = refusal("table.too-fast", 429)
+        response.headers["Retry-After"] = str(max(1, math.ceil(wait)))
+        return response

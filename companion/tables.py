@@ -289,7 +289,7 @@ class Tables:
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             raise TableError("table.bad-move")
         if not isinstance(seq, int) or isinstance(seq, bool):
-            raise TableError("table.bad-seq")
+            raise TableError("table.bad-seq", 400)
         if not isinstance(client_move_id, str) or not 0 < len(client_move_id) <= \
                 CLIENT_MOVE_ID_MAX:
             raise TableError("table.bad-client-move-id")

@@ -5,13 +5,14 @@ from __future__ import annotations
 from flask import Flask
 from flask_sock import Sock
 
-from companion.web import api, home, join, phone, rules, screen, sockets
+from companion.web import api, assets, home, join, phone, rules, screen, sockets
 from companion.web.render import install_renderer
 
 
 def register_blueprints(app: Flask) -> None:
     for module in (home, join, phone, screen, rules, api):
         app.register_blueprint(module.bp)
+    assets.init_app(app)
     sock = Sock(app)
     sockets.register(sock)
     install_renderer(app)

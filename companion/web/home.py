@@ -52,3 +52,9 @@ def create() -> Response:
     response = redirect(url_for("screen.show", code=table.code), code=303)
     set_secret_cookie(response, host_cookie(table.code), token)
     return response
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """For clients that ask before reading the page's icon link."""
+    return current_app.send_static_file("img/favicon.svg")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 from tests.conftest import ApiTable, bearer
@@ -169,3 +170,18 @@ def test_two_seats_may_use_the_same_client_move_id(client):
     response = table.post_move(1, moves[0], client_move_id="same")
     assert response.status_code == 200
     assert response.get_json()["repeated"] is False
+
+
+def test_a_seq_that_is_not_a_number_is_a_400_in_the_api_and_on_the_phone(client):
+    table = ApiTable(client, players=2).join_all()
+    table.start()
+    move = table.moves(0)[0]
+    api = client.post(f"/api/tables/{table.code}/moves", headers=bearer(table.tokens[0]),
+                      json={"move": move, "seq": "one", "client_move_id": "a"})
+    assert api.status_code == 400
+    assert api.get_json()["error"]["rule"] == "table.bad-seq"
+    client.set_cookie(f"seat_{table.code}", table.tokens[0])
+    phone = client.post(f"/t/{table.code}/move", data={"move": json.dumps(move), "seq": "one",
+                                                        "client_move_id": "b"})
+    assert phone.status_code == 400
+    assert table.view(0)["seq"] == 0

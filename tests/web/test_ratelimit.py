@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from companion import create_app
 from companion.ratelimit import RateLimiter
 from tests.conftest import ApiTable, bearer
@@ -32,4 +34,12 @@ def test_a_runaway_client_gets_429_and_the_table_is_unchanged(tmp_path):
     response = client.post(f"/api/tables/{table.code}/undo", headers=bearer(table.tokens[1]))
     assert response.status_code == 429
     assert response.get_json()["error"]["rule"] == "table.too-fast"
+    assert response.headers["Retry-After"] == "1"
     assert table.view(1) == before
+
+
+def test_retry_after_is_the_time_until_a_request_is_allowed_again():
+    limiter = RateLimiter(rate=0.25, burst=1)
+    assert limiter.wait("bot", now=0.0) == 0
+    assert limiter.wait("bot", now=1.0) == pytest.approx(3.0)
+    assert limiter.wait("bot", now=4.0) == 0

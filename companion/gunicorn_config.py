@@ -1,4 +1,5 @@
-"""gunicorn settings shared by the Procfile and `python -m companion serve`.
+"""gunicorn settings, shared by the Procfile and `companion serve`
+(``gunicorn -c python:companion.gunicorn_config``).
 
 One process (tables live in its memory); gthread workers, where each websocket holds a
 thread: see docs/performance.md for how many phones that serves.
@@ -6,7 +7,9 @@ thread: see docs/performance.md for how many phones that serves.
 
 import os
 
-bind = os.environ.get("COMPANION_BIND", "0.0.0.0:5000")
+from companion.config import listen_address
+
+bind = listen_address()
 workers = 1
 worker_class = "gthread"
 # Each websocket holds a thread for its life: 512 serves 32 tables of four with room to spare.

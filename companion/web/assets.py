@@ -1,0 +1,50 @@
+"""Static assets: content-hashed URLs cached for a year, and compressed responses.
+
+A page names each asset as ``/static/<file>?v=<hash of its bytes>``: a phone that reloads
+uses its cached copy without asking, and a new version has a new URL. An asset asked for
+without its current hash (an old page, a hand-typed URL) is revalidated every time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from pathlib import Path
+
+from flask import Flask, Response, current_app, request, url_for
+from flask_compress import Compress
+
+YEAR = 365 * 24 * 3600
+
+
+@cache
+def _digest(path: Path, mtime_ns: int) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
+def digest(filename: str) -> str:
+    """The first 12 hex digits of the asset's SHA-256 ('' when there is no such file)."""
+    path = Path(current_app.static_folder or "") / filename
+    try:
+        return _digest(path, path.stat().st_mtime_ns)
+    except OSError:
+        return ""
+
+
+def asset_url(filename: str) -> str:
+    return url_for("static", filename=filename, v=digest(filename))
+
+
+def init_app(app: Flask) -> None:
+    Compress(app)
+    app.jinja_env.globals["asset_url"] = asset_url
+
+    @app.after_request
+    def cache_hashed_assets(response: Response) -> Response:
+        if request.endpoint == "static" and response.status_code == 200:
+            filename = (request.view_args or {}).get("filename", "")
+            if request.args.get("v") and request.args.get("v") == digest(filename):
+                response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+            else:
+                response.headers["Cache-Control"] = "no-cache"
+        return response

@@ -1,0 +1,40 @@
+"""No page asks for a file the companion does not have: Chromium's console stays free of
+404s (and of any other failed request) on every kind of page, phone and table screen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.e2e.phones import start_table
+
+pytestmark = pytest.mark.e2e
+
+
+def record_failures(page: Page, failures: list[str]) -> None:
+    page.on("response", lambda r: r.status >= 400 and failures.append(f"{r.status} {r.url}"))
+    page.on("requestfailed", lambda r: r.failure != "net::ERR_ABORTED"
+            and failures.append(f"failed {r.url} {r.failure}"))
+    page.on("console", lambda m: m.type == "error" and failures.append(f"console {m.text}"))
+
+
+@pytest.mark.parametrize("game", ["seventh-heaven", "climbers"])
+def test_no_page_asks_for_a_missing_file(browser: Browser, live_server: dict[str, Any], game):
+    failures: list[str] = []
+    base = live_server["base"]
+    home = browser.new_page()
+    record_failures(home, failures)
+    home.goto(base + "/")
+    home.goto(f"{base}/rules/{game}")
+    table, screen, phones = start_table(browser, live_server, game, ("Ana", "Ben"), seed=3)
+    for page in (screen, *phones):
+        record_failures(page, failures)
+        page.reload()
+        page.wait_for_load_state("networkidle")
+    join = browser.new_page()
+    record_failures(join, failures)
+    join.goto(f"{base}/j/{table.code}")
+    join.wait_for_load_state("networkidle")
+    assert failures == []

@@ -1,0 +1,94 @@
+"""Pages and assets are compressed; assets have content-hashed URLs cached for a year; a
+phone's first load of its game page stays small; no page asks for a file that is not there."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.games import GAMES
+from tests.conftest import ApiTable
+
+ENCODINGS = "gzip, deflate, br, zstd"
+ASSET = re.compile(r'(?:src|href)="(/static/[^"]+)"')
+FIRST_LOAD_BUDGET = 40 * 1024
+
+
+def seated_phone(app, game_id: str):
+    """A phone seated at a started table of ``game_id`` (through the join form), and its code."""
+    api = app.test_client()
+    table = ApiTable(api, game=game_id, players=min(4, GAMES[game_id].max_players))
+    for seat in range(1, table.players):
+        api.post(f"/api/tables/{table.code}/seats", json={"name": f"P{seat}", "seat": seat})
+    phone = app.test_client()
+    assert phone.post(f"/j/{table.code}", data={"name": "Ana", "seat": "0"}).status_code == 303
+    table.start()
+    return phone, table.code
+
+
+def wire_bytes(response) -> int:
+    return len(response.get_data()) + sum(
+        len(f"{name}: {value}\r\n") for name, value in response.headers.items())
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_a_phones_first_load_of_its_game_page_is_at_most_40_kb_on_the_wire(app, game_id):
+    phone, code = seated_phone(app, game_id)
+    page = phone.get(f"/t/{code}/play", headers={"Accept-Encoding": ENCODINGS})
+    assert page.status_code == 200 and page.headers["Content-Encoding"] in {"br", "zstd", "gzip"}
+    html = phone.get(f"/t/{code}/play").get_data(as_text=True)
+    assets = [url.replace("&amp;", "&") for url in dict.fromkeys(ASSET.findall(html))]
+    assert len(assets) >= 4
+    total = wire_bytes(page)
+    for url in assets:
+        response = phone.get(url, headers={"Accept-Encoding": ENCODINGS})
+        assert response.status_code == 200, url
+        total += wire_bytes(response)
+    assert total <= FIRST_LOAD_BUDGET, total
+
+
+def test_pages_and_assets_are_compressed_for_a_browser_that_accepts_it(client):
+    page = client.get("/", headers={"Accept-Encoding": "gzip"})
+    assert page.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in page.headers["Vary"]
+    html = client.get("/").get_data(as_text=True)
+    script = next(url for url in ASSET.findall(html) if "htmx.min.js" in url)
+    packed = client.get(script.replace("&amp;", "&"), headers={"Accept-Encoding": "br"})
+    assert packed.headers["Content-Encoding"] == "br"
+    plain = client.get(script.replace("&amp;", "&"))
+    assert "Content-Encoding" not in plain.headers
+    assert len(packed.get_data()) < len(plain.get_data()) / 2
+
+
+def test_assets_carry_their_content_hash_and_are_cached_for_a_year(client):
+    html = client.get("/").get_data(as_text=True)
+    urls = ASSET.findall(html)
+    assert {"css/companion.css", "vendor/htmx.min.js", "vendor/hx-ws.js", "js/companion.js",
+            "img/favicon.svg"} <= {url.split("?")[0].removeprefix("/static/") for url in urls}
+    for url in urls:
+        assert re.search(r"\?v=[0-9a-f]{12}$", url), url
+        response = client.get(url)
+        assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    # Without its current hash (an old page, a typed URL), an asset is revalidated.
+    stale = client.get("/static/css/companion.css?v=000000000000")
+    assert stale.headers["Cache-Control"] == "no-cache"
+    assert client.get("/static/css/companion.css").headers["Cache-Control"] == "no-cache"
+
+
+def test_an_asset_changed_on_disk_gets_a_new_url(app, tmp_path):
+    app.static_folder = str(tmp_path)
+    (tmp_path / "a.css").write_text("p { color: red; }")
+    with app.test_request_context("/"):
+        from companion.web.assets import asset_url
+
+        first = asset_url("a.css")
+        (tmp_path / "a.css").write_text("p { color: blue; }")
+        assert asset_url("a.css") != first
+
+
+def test_the_favicon_is_served(client):
+    html = client.get("/").get_data(as_text=True)
+    icon = re.search(r'<link rel="icon" href="([^"]+)"', html).group(1)
+    assert client.get(icon.replace("&amp;", "&")).status_code == 200
+    assert client.get("/favicon.ico").status_code == 200

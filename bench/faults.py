@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.web.server_process import FaultRun, read_stored
+from support.server_process import FaultRun, read_stored
 
 
 def main() -> int:

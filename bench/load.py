@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.games import GAMES  # noqa: E402
-from tests.web.server_process import free_port, procfile_command  # noqa: E402
+from support.server_process import free_port, procfile_command  # noqa: E402
 
 GAME_IDS = ("seventh-heaven", "heuchel-meuchel", "skyrunner")
 SECTION = re.compile(r'<section id="(?:status|screen-head)"[^>]*>')

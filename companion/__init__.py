@@ -22,17 +22,14 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
         Path(app.instance_path).mkdir(parents=True, exist_ok=True)
         app.config["DATABASE"] = str(Path(app.instance_path) / "companion.sqlite")
 
-    from companion import i18n, ratelimit, security
+    from companion import i18n, web
     from companion.live import Hub
     from companion.store import Store
     from companion.tables import Tables
-    from companion.web import register_blueprints
 
     i18n.init_app(app)
-    security.init_app(app)
-    ratelimit.init_app(app)
-    store = Store(app.config["DATABASE"])
     hub = Hub(app)
-    app.extensions["tables"] = Tables(store, hub)
-    register_blueprints(app)
+    app.extensions["hub"] = hub
+    app.extensions["tables"] = Tables(Store(app.config["DATABASE"]), listener=hub)
+    web.init_app(app)
     return app

@@ -76,7 +76,7 @@ class Hub:
                     del self._by_table[conn.code]
         self._presence(table)
 
-    def drop_seat(self, code: str, seat: int) -> None:
+    def seat_freed(self, code: str, seat: int) -> None:
         """Close the sockets of a seat the host has freed."""
         for conn in self.connections(code):
             if conn.seat == seat:

@@ -12,14 +12,11 @@ import hashlib
 import secrets
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from companion.games import get_game
 from companion.games.base import Game, IllegalMove, Move, State
 from companion.store import LogRow, MatchRow, Store, TableRow, now
-
-if TYPE_CHECKING:
-    from companion.live import Hub
 
 #: Letters that can't be misread for one another when read off a screen across a room.
 CODE_ALPHABET = "ACDEFHJKMNPRTWXY"
@@ -29,13 +26,21 @@ CLIENT_MOVE_ID_MAX = 64
 
 
 class TableError(Exception):
-    """A refused request on a table: ``rule`` names a platform or game clause."""
+    """A refused request on a table: ``rule`` names a platform or game clause. What it
+    means in HTTP is the web layer's business (``companion.web.responses.status_of``)."""
 
-    def __init__(self, rule: str, status: int = 422, **params: Any) -> None:
+    def __init__(self, rule: str, **params: Any) -> None:
         super().__init__(rule)
         self.rule = rule
-        self.status = status
         self.params = params
+
+
+class TableListener(Protocol):
+    """Told after a change is stored: the live layer, which pushes it to the sockets."""
+
+    def table_changed(self, table: Table) -> None: ...
+
+    def seat_freed(self, code: str, seat: int) -> None: ...
 
 
 def hash_token(token: str) -> str:
@@ -147,9 +152,9 @@ class Table:
 class Tables:
     """Every table of this server: created, loaded from SQLite, changed under a lock."""
 
-    def __init__(self, store: Store, hub: Hub | None = None) -> None:
+    def __init__(self, store: Store, listener: TableListener | None = None) -> None:
         self.store = store
-        self.hub = hub
+        self.listener = listener
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
 
@@ -206,7 +211,7 @@ class Tables:
         """A new table in the lobby; returns it and the host's token."""
         game = get_game(game_id)
         if game is None:
-            raise TableError("table.unknown-game", 404, game=game_id)
+            raise TableError("table.unknown-game", game=game_id)
         if not game.min_players <= players <= game.max_players:
             raise TableError("table.player-count", low=game.min_players, high=game.max_players)
         parsed = parse_options(game, options)
@@ -234,12 +239,12 @@ class Tables:
             free = [s for s in range(table.row.players) if s not in table.seats]
             if seat is None:
                 if not free:
-                    raise TableError("table.full", 409)
+                    raise TableError("table.full")
                 seat = free[0]
             if not 0 <= seat < table.row.players:
                 raise TableError("table.no-such-seat", seat=seat)
             if seat in table.seats:
-                raise TableError("table.seat-taken", 409, seat=seat)
+                raise TableError("table.seat-taken", seat=seat)
             token = new_token()
             self.store.take_seat(table.code, seat, name, hash_token(token))
             table.seats[seat] = (name, hash_token(token))
@@ -252,8 +257,8 @@ class Tables:
                 raise TableError("table.seat-free", seat=seat)
             self.store.free_seat(table.code, seat)
             del table.seats[seat]
-        if self.hub:
-            self.hub.drop_seat(table.code, seat)
+        if self.listener:
+            self.listener.seat_freed(table.code, seat)
         self._changed(table)
 
     # --- playing -------------------------------------------------------------------
@@ -262,9 +267,9 @@ class Tables:
         """Start the first match, or the next one once a match is over (play again)."""
         with table.lock:
             if table.status == "playing":
-                raise TableError("table.already-playing", 409)
+                raise TableError("table.already-playing")
             if len(table.seats) < table.row.players:
-                raise TableError("table.seats-missing", 409,
+                raise TableError("table.seats-missing",
                                  missing=table.row.players - len(table.seats))
             if not 0 <= first_seat < table.row.players:
                 raise TableError("table.no-such-seat", seat=first_seat)
@@ -289,7 +294,7 @@ class Tables:
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             raise TableError("table.bad-move")
         if not isinstance(seq, int) or isinstance(seq, bool):
-            raise TableError("table.bad-seq", 400)
+            raise TableError("table.bad-seq")
         if not isinstance(client_move_id, str) or not 0 < len(client_move_id) <= \
                 CLIENT_MOVE_ID_MAX:
             raise TableError("table.bad-client-move-id")
@@ -297,17 +302,17 @@ class Tables:
             if any(e.client_move_id == client_move_id and e.seat == seat for e in table.log):
                 return table.seq, True
             if table.status != "playing":
-                raise TableError("table.not-playing", 409)
+                raise TableError("table.not-playing")
             if seq != table.seq:
-                raise TableError("table.stale", 409, seq=table.seq)
+                raise TableError("table.stale", seq=table.seq)
             state = table.state
             assert state is not None
             if not table.game.legal_moves(state, seat):
-                raise TableError("table.not-your-turn", 403)
+                raise TableError("table.not-your-turn")
             try:
                 after = table.game.apply(state, seat, copy.deepcopy(move))
             except IllegalMove as refusal:
-                raise TableError(refusal.rule, 422, **refusal.params) from None
+                raise TableError(refusal.rule, **refusal.params) from None
             entry = LogRow(table.seq + 1, seat, "move", move, client_move_id, now())
             outcome = table.game.outcome(after)
             outcome_json = self._outcome_json(table, outcome) if outcome else None
@@ -328,15 +333,15 @@ class Tables:
             return TableError("table.bad-move")
         with table.lock:
             if table.status != "playing":
-                return TableError("table.not-playing", 409)
+                return TableError("table.not-playing")
             state = table.state
             assert state is not None
             if not table.game.legal_moves(state, seat):
-                return TableError("table.not-your-turn", 403)
+                return TableError("table.not-your-turn")
             try:
                 table.game.apply(state, seat, copy.deepcopy(move))
             except IllegalMove as refusal:
-                return TableError(refusal.rule, 422, **refusal.params)
+                return TableError(refusal.rule, **refusal.params)
         return None
 
     def undo(self, table: Table, seat: int | None, by_host: bool) -> int:
@@ -348,7 +353,7 @@ class Tables:
             step = table.steps[-1]
             if not by_host:
                 if step.entry.seat != seat:
-                    raise TableError("table.undo-not-yours", 403)
+                    raise TableError("table.undo-not-yours")
                 if not table.game.can_undo(step.before, seat, step.entry.move, step.after):
                     raise TableError("table.undo-revealed")
             entry = LogRow(table.seq + 1, None if by_host else seat, "undo",
@@ -374,8 +379,8 @@ class Tables:
                 for code, game, no, ended, outcome in rows]
 
     def _changed(self, table: Table) -> None:
-        if self.hub:
-            self.hub.table_changed(table)
+        if self.listener:
+            self.listener.table_changed(table)
 
 
 def parse_options(game: Game, raw: dict[str, Any]) -> dict[str, Any]:

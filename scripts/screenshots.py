@@ -22,9 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from companion import create_app  # noqa: E402
-from tests.e2e.conftest import CHROMIUM_FLAGS, PHONE  # noqa: E402
-from tests.hm_strategy import choose  # noqa: E402
-from tests.sr_strategy import choose as choose_sr  # noqa: E402
+from support.browser import CHROMIUM_FLAGS, PHONE  # noqa: E402
+from support.hm_strategy import choose  # noqa: E402
+from support.sr_strategy import choose as choose_sr  # noqa: E402
 from tests.web.test_climbers_api import choose as choose_cl  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from companion.games import CATALOGUE, get_game
+from companion.games import get_game
 from companion.tables import Table, TableError
 from companion.web.render import join_url
 from companion.web.responses import refusal_body, refusal_response, table_or_404, tables
@@ -23,12 +23,12 @@ def bearer() -> str | None:
 def json_body() -> dict[str, Any]:
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        raise TableError("table.bad-request", 400, detail="a JSON object is expected")
+        raise TableError("table.bad-request", detail="a JSON object is expected")
     return body
 
 
 def refused(error: TableError, table: Table | None = None) -> Response:
-    return refusal_response(error.rule, error.status, table.row.game if table else "",
+    return refusal_response(error.rule, table.row.game if table else "",
                             **error.params)
 
 
@@ -37,14 +37,14 @@ def viewer_or_refuse(table: Table) -> int | None:
     token = bearer()
     seat = table.seat_of(token)
     if token is not None and seat is None and not table.is_host(token):
-        raise TableError("table.bad-token", 403)
+        raise TableError("table.bad-token")
     return seat
 
 
 def seat_or_refuse(table: Table) -> int:
     seat = table.seat_of(bearer())
     if seat is None:
-        raise TableError("table.bad-token", 403)
+        raise TableError("table.bad-token")
     return seat
 
 
@@ -54,18 +54,16 @@ def create() -> tuple[Response, int] | Response:
         body = json_body()
         game_id = body.get("game")
         if not isinstance(game_id, str) or get_game(game_id) is None:
-            known = any(entry.id == game_id for entry in CATALOGUE)
-            raise TableError("table.game-not-built" if known else "table.unknown-game",
-                             422 if known else 404, game=str(game_id)[:40])
+            raise TableError("table.unknown-game", game=str(game_id)[:40])
         players, seed, lang = body.get("players"), body.get("seed"), body.get("lang", "en")
         if not isinstance(players, int) or isinstance(players, bool):
             game = get_game(game_id)
             raise TableError("table.player-count", low=game.min_players, high=game.max_players)
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                                  or not 0 <= seed < 2**53):
-            raise TableError("table.bad-request", 400, detail="seed")
+            raise TableError("table.bad-request", detail="seed")
         if lang not in ("en", "fr"):
-            raise TableError("table.bad-request", 400, detail="lang")
+            raise TableError("table.bad-request", detail="lang")
         table, host_token = tables().create(game_id, players, body.get("options") or {},
                                             seed=seed, lang=lang)
     except TableError as error:
@@ -100,7 +98,7 @@ def start(code: str) -> Response:
     table = table_or_404(code)
     try:
         if not table.is_host(bearer()):
-            raise TableError("table.host-only", 403)
+            raise TableError("table.host-only")
         body = request.get_json(silent=True) or {}
         first_seat = body.get("first_seat", 0) if isinstance(body, dict) else 0
         if not isinstance(first_seat, int) or isinstance(first_seat, bool):

@@ -35,9 +35,7 @@ def create() -> Response:
     game_id = request.form.get("game", "")
     game = get_game(game_id)
     if game is None:
-        known = any(entry.id == game_id for entry in CATALOGUE)
-        return refusal_response("table.game-not-built" if known else "table.unknown-game",
-                                422 if known else 404, game=game_id[:40])
+        return refusal_response("table.unknown-game", game=game_id[:40])
     options = {opt.key: request.form.get(f"opt_{opt.key}", "false" if opt.kind == "bool"
                                          else opt.default)
                for opt in game.options()}
@@ -45,10 +43,10 @@ def create() -> Response:
         players = int(request.form.get("players", ""))
         table, token = tables().create(game_id, players, options, lang=current_lang())
     except ValueError:
-        return refusal_response("table.player-count", 422, low=game.min_players,
+        return refusal_response("table.player-count", low=game.min_players,
                                 high=game.max_players)
     except TableError as error:
-        return refusal_response(error.rule, error.status, game_id, **error.params)
+        return refusal_response(error.rule, game_id=game_id, **error.params)
     response = redirect(url_for("screen.show", code=table.code), code=303)
     set_secret_cookie(response, host_cookie(table.code), token)
     return response

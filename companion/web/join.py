@@ -7,7 +7,7 @@ from flask import Blueprint, Response, redirect, render_template, request, url_f
 from companion.tables import TableError
 from companion.web.cookies import seat_cookie, seat_token, set_secret_cookie
 from companion.web.render import game_name, seats_context
-from companion.web.responses import refusal_body, table_or_404, tables
+from companion.web.responses import refusal_body, status_of, table_or_404, tables
 
 bp = Blueprint("join", __name__)
 
@@ -42,4 +42,4 @@ def take_seat(code: str) -> Response | tuple[str, int]:
     page = render_template("join.html", code=table.code, game_name=game_name(table.row.game),
                            seats=seats_context(table), notice=notice,
                            name=request.form.get("name", "")[:40])
-    return page, error.status
+    return page, status_of(error.rule)

@@ -6,11 +6,17 @@ import json
 
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
 
-from companion.picker import parse_chosen
 from companion.tables import Table, TableError
 from companion.web.cookies import seat_token
+from companion.web.picker import parse_chosen
 from companion.web.render import viewer_context
-from companion.web.responses import refusal_body, refusal_response, table_or_404, tables
+from companion.web.responses import (
+    refusal_body,
+    refusal_response,
+    status_of,
+    table_or_404,
+    tables,
+)
 
 bp = Blueprint("phone", __name__)
 
@@ -34,14 +40,14 @@ def pick(code: str) -> Response | str:
     table = table_or_404(code)
     seat = seat_or_none(table)
     if seat is None:
-        return refusal_response("table.bad-token", 403)
+        return refusal_response("table.bad-token")
     try:
         chosen = parse_chosen(request.args.get("pick"))
         key = request.args.get("key")
         if key:  # a multi-choice (cards to discard): the ticked items, each a JSON value
             chosen[key[:40]] = [json.loads(item) for item in request.args.getlist("item")[:40]]
     except ValueError:
-        return refusal_response("table.bad-request", 400, detail="pick")
+        return refusal_response("table.bad-request", detail="pick")
     context = viewer_context(table, seat, chosen=chosen)
     return render_template("phone/pick.html", oob=False, private_oob=True, **context)
 
@@ -60,11 +66,11 @@ def seated_json(code: str, raw: str | None) -> tuple[Table, int, object] | Respo
     table = table_or_404(code)
     seat = seat_or_none(table)
     if seat is None:
-        return refusal_response("table.bad-token", 403)
+        return refusal_response("table.bad-token")
     try:
         return table, seat, json.loads(raw or "")
     except ValueError:
-        return refusal_response("table.bad-move", 400)
+        return refusal_response("table.bad-move")
 
 
 @bp.post("/t/<code>/move")
@@ -76,12 +82,12 @@ def move(code: str) -> Response:
     try:
         seq = int(request.form.get("seq", ""))
     except ValueError:
-        return refusal_response("table.bad-seq", 400)
+        return refusal_response("table.bad-seq")
     try:
         tables().submit(table, seat, submitted, seq, request.form.get("client_move_id"))
     except TableError as error:
         notice = refusal_body(error.rule, table.row.game, **error.params)
-        return live_response(table, seat, notice, error.status)
+        return live_response(table, seat, notice, status_of(error.rule))
     return live_response(table, seat)
 
 
@@ -104,12 +110,12 @@ def undo(code: str) -> Response:
     table = table_or_404(code)
     seat = seat_or_none(table)
     if seat is None:
-        return refusal_response("table.bad-token", 403)
+        return refusal_response("table.bad-token")
     try:
         tables().undo(table, seat, by_host=False)
     except TableError as error:
         return live_response(table, seat, refusal_body(error.rule, table.row.game,
-                                                       **error.params), error.status)
+                                                       **error.params), status_of(error.rule))
     return live_response(table, seat)
 
 

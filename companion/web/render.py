@@ -14,14 +14,14 @@ from typing import Any
 from flask import Flask, current_app, render_template
 from flask_babel import force_locale
 
-from companion.clauses import clause_source, clause_text
 from companion.games import CATALOGUE
 from companion.i18n import current_lang
 from companion.live import Connection
 from companion.network import lan_address, qr_svg
-from companion.picker import Pick, narrow
 from companion.tables import Table
+from companion.web.clauses import clause_source, clause_text
 from companion.web.games import helpers
+from companion.web.picker import Pick, narrow
 
 SEAT_COLOURS = ("#e4572e", "#2e86ab", "#f3a712", "#7b2cbf", "#29bf12", "#d81159")
 LOG_TAIL = 12
@@ -38,8 +38,7 @@ def join_url(code: str) -> str:
 
 
 def seats_context(table: Table) -> list[dict[str, Any]]:
-    hub = current_app.extensions["tables"].hub
-    connected = hub.connected_seats(table.code) if hub else set()
+    connected = current_app.extensions["hub"].connected_seats(table.code)
     return [
         {
             "seat": seat,
@@ -134,7 +133,7 @@ def render_live(table: Table, conn: Connection, part: str) -> str:
 
 
 def install_renderer(app: Flask) -> None:
-    app.extensions["tables"].hub.renderer = render_live
+    app.extensions["hub"].renderer = render_live
     app.jinja_env.globals["helpers"] = helpers
     app.jinja_env.globals["rule_text"] = lambda game_id, rule: clause_text(
         game_id, rule, current_lang())

@@ -6,9 +6,9 @@ from typing import Any
 
 from flask import Response, abort, current_app, jsonify, make_response, render_template, request
 
-from companion.clauses import clause_text
 from companion.i18n import current_lang
 from companion.tables import Table, Tables
+from companion.web.clauses import clause_text
 
 
 def tables() -> Tables:
@@ -18,7 +18,7 @@ def tables() -> Tables:
 def table_or_404(code: str) -> Table:
     table = tables().get(code)
     if table is None:
-        abort(make_response(refusal_response("table.unknown-table", 404)))
+        abort(make_response(refusal_response("table.unknown-table")))
     return table
 
 
@@ -26,12 +26,34 @@ def wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
+#: The HTTP status of each platform refusal; any other rule (a game's) is a 422.
+STATUS_OF_RULE = {
+    "table.bad-request": 400, "table.bad-move": 400, "table.bad-seq": 400,
+    "table.bad-client-move-id": 400,
+    "table.bad-token": 403, "table.bad-origin": 403, "table.host-only": 403,
+    "table.not-your-turn": 403, "table.undo-not-yours": 403,
+    "table.unknown-table": 404, "table.unknown-game": 404, "table.not-found": 404,
+    "table.method": 405,
+    "table.full": 409, "table.seat-taken": 409, "table.already-playing": 409,
+    "table.seats-missing": 409, "table.not-playing": 409, "table.stale": 409,
+    "table.too-large": 413,
+    "table.too-fast": 429,
+    "table.server-error": 500,
+}
+
+
+def status_of(rule: str) -> int:
+    return STATUS_OF_RULE.get(rule, 422)
+
+
 def refusal_body(rule: str, game_id: str = "", **params: Any) -> dict[str, str]:
     return {"rule": rule, "message": clause_text(game_id, rule, current_lang(), params)}
 
 
-def refusal_response(rule: str, status: int, game_id: str = "", **params: Any) -> Response:
-    """JSON for the API, an out-of-band notice for htmx, a small page for a browser."""
+def refusal_response(rule: str, game_id: str = "", status: int | None = None,
+                     **params: Any) -> Response:
+    """JSON for the API, an out-of-band notice for htmx, a small page for a browser; the
+    status is the rule's own unless given."""
     body = refusal_body(rule, game_id, **params)
     if wants_json():
         response = jsonify({"error": body})
@@ -39,5 +61,5 @@ def refusal_response(rule: str, status: int, game_id: str = "", **params: Any) -
         response = make_response(render_template("partials/notice.html", notice=body, oob=True))
     else:
         response = make_response(render_template("error.html", notice=body))
-    response.status_code = status
+    response.status_code = status or status_of(rule)
     return response

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, render_template, request
 
-from companion.clauses import clause_text
 from companion.games import get_game
 from companion.games.base import clauses
 from companion.i18n import current_lang
+from companion.web.clauses import clause_text
 from companion.web.render import game_name
 from companion.web.responses import refusal_response, tables
 
@@ -18,7 +18,7 @@ bp = Blueprint("rules", __name__)
 def show(game_id: str) -> Response | str:
     game = get_game(game_id)
     if game is None:
-        return refusal_response("table.unknown-game", 404, game=game_id[:40])
+        return refusal_response("table.unknown-game", game=game_id[:40])
     table = tables().get(request.args.get("table", ""))
     chosen = table.row.options if table is not None and table.row.game == game_id else None
     lang = current_lang()

@@ -29,7 +29,7 @@ def show(code: str) -> str:
 def host_action(code: str, action: str) -> Response:
     table = table_or_404(code)
     if not is_host(table):
-        return refusal_response("table.host-only", 403)
+        return refusal_response("table.host-only")
     try:
         if action == "start":
             tables().start(table, first_seat=int(request.form.get("first_seat", "0")))
@@ -38,9 +38,9 @@ def host_action(code: str, action: str) -> Response:
         else:
             tables().undo(table, None, by_host=True)
     except ValueError:
-        return refusal_response("table.no-such-seat", 422, seat="?")
+        return refusal_response("table.no-such-seat", seat="?")
     except TableError as error:
-        return refusal_response(error.rule, error.status, table.row.game, **error.params)
+        return refusal_response(error.rule, table.row.game, **error.params)
     if request.headers.get("HX-Request"):
         return Response(status=204)
     return redirect(url_for("screen.show", code=table.code), code=303)

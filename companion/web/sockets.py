@@ -26,7 +26,7 @@ def register(sock: Sock) -> None:
         seat = table.seat_of(seat_token(request, table.code))
         conn = Connection(ws, table.code, seat, current_lang(),
                           is_host=table.is_host(host_token(request, table.code)))
-        hub = tables().hub
+        hub = current_app.extensions["hub"]
         hub.register(table, conn)
         notice = render_template("partials/notice.html", oob=True,
                                  notice=refusal_body("table.bad-request", "",

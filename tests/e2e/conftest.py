@@ -10,13 +10,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from companion import create_app
-
-CHROMIUM_FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
-PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2}
+from support.browser import CHROMIUM_FLAGS
 
 
 @pytest.fixture(scope="session")

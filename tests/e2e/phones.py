@@ -7,7 +7,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import PHONE
+from support.browser import PHONE
 
 #: Counts the phone's calls to the vibration and wake lock APIs (headless Chromium has
 #: neither a motor nor a screen to keep on).

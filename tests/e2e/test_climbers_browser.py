@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from companion.games.climbers import Climbers
-from tests.e2e.conftest import PHONE
+from support.browser import PHONE
 from tests.e2e.phones import no_horizontal_scroll, seq_of, start_table
 from tests.web.test_climbers_api import choose as choose_to_climb
 

@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from companion.games.heuchel_meuchel import HeuchelMeuchel
+from support.hm_strategy import choose
 from tests.e2e.phones import no_horizontal_scroll, seq_of, start_table
-from tests.hm_strategy import choose
 from tests.web.test_heuchel_meuchel_api import SEED, card_ids, own_cards, public_cards
 
 pytestmark = pytest.mark.e2e

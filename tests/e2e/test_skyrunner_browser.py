@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from companion.games.skyrunner import SkyRunner
+from support.sr_strategy import choose
 from tests.e2e.phones import no_horizontal_scroll, seq_of, start_table
-from tests.sr_strategy import choose
 from tests.web.test_skyrunner_api import SEED
 
 pytestmark = pytest.mark.e2e

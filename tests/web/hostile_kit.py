@@ -13,8 +13,8 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.clauses import clause_text
 from companion.tables import Table
+from companion.web.clauses import clause_text
 from tests.conftest import ApiTable, bearer
 
 #: Each game with a player count it allows; three seats everywhere, so "another seat" exists.

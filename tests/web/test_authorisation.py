@@ -17,7 +17,7 @@ import websocket
 from werkzeug.serving import make_server
 
 from companion import create_app
-from companion.security import CSP
+from companion.web.security import CSP
 from tests.conftest import bearer
 from tests.web.hostile_kit import (
     EVIL,
@@ -298,7 +298,7 @@ def test_websocket_upgrade_from_another_origin_is_refused(live, game):
                 ws_connect(address, seated.code, cookie, origin)
             assert refused.value.status_code == 403
     assert seated.snapshot() == before
-    assert not [c for c in seated.app.extensions["tables"].hub.connections(seated.code)
+    assert not [c for c in seated.app.extensions["hub"].connections(seated.code)
                 if c.open]
 
 

@@ -21,8 +21,8 @@ from werkzeug.serving import make_server
 from companion import create_app
 from companion.live import Connection
 from companion.web.render import render_live
+from support.server_process import FaultRun, read_stored, replayed_views, seq_of
 from tests.conftest import ApiTable, bearer
-from tests.web.server_process import FaultRun, read_stored, replayed_views, seq_of
 
 pytestmark = pytest.mark.slow
 
@@ -162,7 +162,7 @@ def test_a_socket_dropped_mid_move_the_move_applies_once_and_a_reconnect_is_fres
     code = table.code
     ws = open_socket(address, code, table.tokens[0])
     assert full_seqs(drain(ws)) == [0]
-    hub = app.extensions["tables"].hub
+    hub = app.extensions["hub"]
     render = hub.renderer
 
     def drop_then_render(tbl, conn, part):  # the wifi goes while the move is being stored
@@ -273,7 +273,7 @@ def test_a_phone_asleep_during_many_moves_wakes_to_one_full_current_view(live):
     asleep = open_socket(address, code, table.tokens[1])
     assert full_seqs(drain(asleep)) == [0]
     asleep.close()  # the screen turns off: the socket is gone for ten minutes
-    hub = app.extensions["tables"].hub
+    hub = app.extensions["hub"]
     wait_for(lambda: 1 not in hub.connected_seats(code))
     rng = random.Random(5)
     for seq in range(30):
@@ -299,7 +299,7 @@ def test_one_seat_in_two_tabs_both_get_every_update(live):
     app, address = live
     table = started(app)
     code = table.code
-    hub = app.extensions["tables"].hub
+    hub = app.extensions["hub"]
     tab_a = open_socket(address, code, table.tokens[0])
     tab_b = open_socket(address, code, table.tokens[0])
     other = open_socket(address, code, table.tokens[1])

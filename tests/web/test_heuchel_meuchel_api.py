@@ -8,11 +8,11 @@ import re
 from typing import Any
 
 from companion.games.heuchel_meuchel.data import CARD_COUNT
+from support.hm_strategy import choose
 from tests.conftest import ApiTable, bearer
-from tests.hm_strategy import choose
 
 GAME = "heuchel-meuchel"
-#: With three players, this seed and tests/hm_strategy.py play a game with favours followed
+#: With three players, this seed and support/hm_strategy.py play a game with favours followed
 #: by a second turn and an arrogance discard.
 SEED = 5
 

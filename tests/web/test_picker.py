@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.picker import narrow, parse_chosen
+from companion.web.picker import narrow, parse_chosen
 
 MOVES = [
     {"type": "move", "card": 1, "piece": "red"},

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion import create_app
-from companion.ratelimit import RateLimiter
+from companion.web.ratelimit import RateLimiter
 from tests.conftest import ApiTable, bearer
 
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tests.web.server_process import ServerProcess
+from support.server_process import ServerProcess
 
 pytestmark = pytest.mark.slow
 

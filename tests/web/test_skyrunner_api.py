@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.skyrunner.data import CARDS
+from support.sr_strategy import choose
 from tests.conftest import ApiTable, bearer
-from tests.sr_strategy import choose
 
 GAME = "skyrunner"
-#: With three players, this seed and tests/sr_strategy.py play a game with tied auctions, a
+#: With three players, this seed and support/sr_strategy.py play a game with tied auctions, a
 #: Surprise taking climbing cards, a sabotage and a Fall dragging another climber down.
 SEED = 23
 

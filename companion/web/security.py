@@ -7,6 +7,8 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
+from companion.web.responses import refusal_response
+
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
@@ -44,13 +46,13 @@ def init_app(app: Flask) -> None:
     def check_request() -> Response | None:
         limit = current_app.config["MAX_CONTENT_LENGTH"]
         if request.content_length is not None and request.content_length > limit:
-            return refusal("table.too-large", 413)
+            return refusal_response("table.too-large")
         unsafe = request.method not in {"GET", "HEAD", "OPTIONS"}
         upgrading = request.headers.get("Upgrade", "").lower() == "websocket"
         if (unsafe or upgrading) and not origin_allowed():
-            return refusal("table.bad-origin", 403)
+            return refusal_response("table.bad-origin")
         if upgrading and not handshake_complete():
-            return refusal("table.bad-request", 400, detail="websocket handshake")
+            return refusal_response("table.bad-request", detail="websocket handshake")
         return None
 
     @app.after_request
@@ -67,16 +69,10 @@ def init_app(app: Flask) -> None:
     def http_error(error: HTTPException) -> Response:
         status = error.code or 500
         rule = STATUS_RULES.get(status, "table.bad-request")
-        return refusal(rule, status, detail=error.description or "")
+        return refusal_response(rule, status=status, detail=error.description or "")
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Response:
         current_app.logger.exception("unexpected error")
-        return refusal("table.server-error", 500)
+        return refusal_response("table.server-error")
 
-
-def refusal(rule: str, status: int, game_id: str = "", **params: object) -> Response:
-    """A refusal in the caller's terms: JSON for the API, a small page or fragment else."""
-    from companion.web.responses import refusal_response
-
-    return refusal_response(rule, status, game_id, **params)

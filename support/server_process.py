@@ -32,7 +32,7 @@ import websocket
 from companion.games import get_game
 from companion.games.base import IllegalMove
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def free_port() -> int:

@@ -13,6 +13,8 @@ import time
 
 from flask import Flask, Response, current_app, request
 
+from companion.web.responses import refusal_response
+
 RATE_PER_SECOND = 10.0
 BURST = 40.0
 MAX_BUCKETS = 10_000
@@ -70,8 +72,6 @@ def init_app(app: Flask) -> None:
         wait = current_app.extensions["rate_limiter"].wait(request_key())
         if not wait:
             return None
-        from companion.security import refusal
-
-        response = refusal("table.too-fast", 429)
+        response = refusal_response("table.too-fast")
         response.headers["Retry-After"] = str(max(1, math.ceil(wait)))
         return response

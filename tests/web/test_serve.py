@@ -110,7 +110,7 @@ def test_the_procfile_binds_to_port_when_it_is_set(tmp_path):
     env.update(PORT=str(port), COMPANION_DATABASE=str(tmp_path / "procfile.sqlite"))
     command = procfile_command()
     command[0] = str(Path(sys.executable).with_name(command[0]))
-    process = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         page = wait_for(f"http://127.0.0.1:{port}/", process, 20)

@@ -12,7 +12,7 @@ def select_locale() -> str:
     """The phone's choice (a cookie set by the switch), else the browser's language."""
     languages = current_app.config["LANGUAGES"]
     chosen = request.cookies.get(LANG_COOKIE)
-    if chosen in languages:
+    if chosen is not None and chosen in languages:
         return chosen
     return request.accept_languages.best_match(languages) or languages[0]
 

@@ -88,6 +88,13 @@ class LogRow:
     client_move_id: str | None
     at: float
 
+    @property
+    def mover(self) -> int:
+        """The seat that made a move (only an undo by the host has no seat)."""
+        if self.seat is None:
+            raise ValueError(f"log entry {self.seq} has no seat")
+        return self.seat
+
 
 class Store:
     """One connection shared by the process's threads, serialised by a lock."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion.games import get_game
-from companion.games.base import Game, IllegalMove, Move, State
+from companion.games.base import Game, IllegalMove, Move, Outcome, State
 from companion.store import LogRow, MatchRow, Store, TableRow, now
 
 #: Letters that can't be misread for one another when read off a screen across a room.
@@ -109,7 +109,8 @@ class Table:
         return None
 
     def is_host(self, token: str | None) -> bool:
-        return bool(token) and secrets.compare_digest(self.row.host_hash, hash_token(token))
+        return token is not None and token != "" and secrets.compare_digest(
+            self.row.host_hash, hash_token(token))
 
     def name(self, seat: int | None) -> str:
         if seat is None:
@@ -138,7 +139,7 @@ class Table:
             item: dict[str, Any] = {"seq": entry.seq, "seat": entry.seat, "kind": entry.kind,
                                     "at": entry.at}
             if entry.kind == "move":
-                item["move"] = self.game.redact_move(self.befores[entry.seq], entry.seat,
+                item["move"] = self.game.redact_move(self.befores[entry.seq], entry.mover,
                                                      entry.move, viewer)
                 item["undone"] = entry.seq in undone
                 item["effects"] = self.effects.get(entry.seq, [])
@@ -198,7 +199,7 @@ class Tables:
             before = table.state
             assert before is not None
             table.befores[entry.seq] = before
-            after = table.game.apply(before, entry.seat, entry.move)
+            after = table.game.apply(before, entry.mover, entry.move)
             table.effects[entry.seq] = after.get("effects", [])
             table.steps.append(Step(entry, before, after))
         else:
@@ -301,7 +302,8 @@ class Tables:
         with table.lock:
             if any(e.client_move_id == client_move_id and e.seat == seat for e in table.log):
                 return table.seq, True
-            if table.status != "playing":
+            match = table.match
+            if match is None or table.status != "playing":
                 raise TableError("table.not-playing")
             if seq != table.seq:
                 raise TableError("table.stale", seq=table.seq)
@@ -316,14 +318,14 @@ class Tables:
             entry = LogRow(table.seq + 1, seat, "move", move, client_move_id, now())
             outcome = table.game.outcome(after)
             outcome_json = self._outcome_json(table, outcome) if outcome else None
-            self.store.append(table.code, table.match.no, entry, outcome=outcome_json)
+            self.store.append(table.code, match.no, entry, outcome=outcome_json)
             table.log.append(entry)
             table.befores[entry.seq] = state
             table.effects[entry.seq] = after.get("effects", [])
             table.steps.append(Step(entry, state, after))
             if outcome_json:
-                table.match.outcome = outcome_json
-                table.match.ended_at = entry.at
+                match.outcome = outcome_json
+                match.ended_at = entry.at
         self._changed(table)
         return entry.seq, False
 
@@ -354,7 +356,8 @@ class Tables:
             if not by_host:
                 if step.entry.seat != seat:
                     raise TableError("table.undo-not-yours")
-                if not table.game.can_undo(step.before, seat, step.entry.move, step.after):
+                if not table.game.can_undo(step.before, step.entry.mover, step.entry.move,
+                                           step.after):
                     raise TableError("table.undo-revealed")
             entry = LogRow(table.seq + 1, None if by_host else seat, "undo",
                            {"undo": step.entry.seq}, None, now())
@@ -368,7 +371,7 @@ class Tables:
         self._changed(table)
         return table.seq
 
-    def _outcome_json(self, table: Table, outcome: Any) -> dict[str, Any]:
+    def _outcome_json(self, table: Table, outcome: Outcome) -> dict[str, Any]:
         result = outcome.as_json()
         result["names"] = {str(seat): name for seat, (name, _) in table.seats.items()}
         return result

@@ -100,7 +100,12 @@ class Outcome:
 
 
 class Game(Protocol):
-    """What the platform needs from a game (see DESIGN.md, "The game protocol")."""
+    """What the platform needs from a game (docs/architecture.md, "The game protocol").
+
+    A state is a plain JSON value, so it can be stored, replayed, compared and built by hand
+    in a test. Every method is pure: the same arguments give the same answer, and no
+    argument is ever changed. Randomness comes only from the generator kept in the state.
+    """
 
     id: str
     min_players: int
@@ -109,15 +114,30 @@ class Game(Protocol):
     #: each key is asked only while the moves left still differ in it.
     choice_keys: tuple[str, ...]
 
-    def options(self) -> list[Option]: ...
+    def options(self) -> list[Option]:
+        """The choices a table makes at set-up (variants, lane counts…), with defaults."""
+        ...
 
-    def setup(self, players: int, options: dict[str, Any], seed: int) -> State: ...
+    def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
+        """The state at the start of a match of ``players`` seats, numbered from 0.
 
-    def legal_moves(self, state: State, seat: int) -> list[Move]: ...
+        ``options`` holds the game's options (missing ones take their defaults) and
+        ``first_seat``; raises ``ValueError`` for a player count or an option the game does
+        not take. The same arguments always give the same state (the same deal).
+        """
+        ...
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        """Every move ``seat`` may make now, each exactly as ``apply`` takes it: ``[]`` when
+        the seat has nothing to do (not its turn, the game over) or is no seat of the game
+        (a bool, a float, out of range). ``apply`` accepts each of them and refuses every
+        other move, so the phone offers only what the rules allow."""
+        ...
 
     def apply(self, state: State, seat: int, move: Move) -> State:
         """The state after ``seat`` makes ``move``; raises :class:`IllegalMove` naming a
-        clause marked ``refusal = true`` in the game's seeds; never changes ``state``.
+        clause marked ``refusal = true`` in the game's seeds (never another exception,
+        whatever the move or the seat holds); never changes ``state``.
 
         The new state's ``"effects"`` lists, in order, what the engine did beyond the move
         itself (an event space, a knock-on, a favour, figures pushed aside…): each a dict
@@ -126,9 +146,16 @@ class Game(Protocol):
         """
         ...
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see, as the templates and the API show it: that seat's own
+        secrets and the public part of everything else; ``None`` is the table screen and
+        holds no secret at all (no hand, no hidden card, no choice before its reveal, nor
+        the generator, whose state would tell every deal to come)."""
+        ...
 
-    def outcome(self, state: State) -> Outcome | None: ...
+    def outcome(self, state: State) -> Outcome | None:
+        """``None`` while the game goes on; once over, the ranking, scores and the reason."""
+        ...
 
     def can_undo(self, before: State, seat: int, move: Move, after: State) -> bool:
         """Whether the mover may take this move back: not if it revealed hidden information."""

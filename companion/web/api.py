@@ -53,18 +53,18 @@ def create() -> tuple[Response, int] | Response:
     try:
         body = json_body()
         game_id = body.get("game")
-        if not isinstance(game_id, str) or get_game(game_id) is None:
+        game = get_game(game_id) if isinstance(game_id, str) else None
+        if game is None:
             raise TableError("table.unknown-game", game=str(game_id)[:40])
         players, seed, lang = body.get("players"), body.get("seed"), body.get("lang", "en")
         if not isinstance(players, int) or isinstance(players, bool):
-            game = get_game(game_id)
             raise TableError("table.player-count", low=game.min_players, high=game.max_players)
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                                  or not 0 <= seed < 2**53):
             raise TableError("table.bad-request", detail="seed")
         if lang not in ("en", "fr"):
             raise TableError("table.bad-request", detail="lang")
-        table, host_token = tables().create(game_id, players, body.get("options") or {},
+        table, host_token = tables().create(game.id, players, body.get("options") or {},
                                             seed=seed, lang=lang)
     except TableError as error:
         return refused(error)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from flask import Request, Response
+from flask import Request
+from werkzeug.wrappers import Response
 
 MONTH = 30 * 24 * 3600
 

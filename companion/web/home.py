@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
 
 from companion.games import CATALOGUE, get_game
 from companion.i18n import current_lang
@@ -14,11 +15,8 @@ bp = Blueprint("home", __name__)
 
 
 def catalogue() -> list[dict[str, object]]:
-    return [
-        {"entry": entry, "game": get_game(entry.id),
-         "options": get_game(entry.id).options() if get_game(entry.id) else []}
-        for entry in CATALOGUE
-    ]
+    return [{"entry": entry, "game": game, "options": game.options()}
+            for entry in CATALOGUE if (game := get_game(entry.id)) is not None]
 
 
 @bp.get("/")

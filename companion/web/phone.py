@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, make_response, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
 
 from companion.tables import Table, TableError
 from companion.web.cookies import seat_token

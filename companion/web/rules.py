@@ -31,4 +31,4 @@ def show(game_id: str) -> Response | str:
     ]
     return render_template("rules.html", game_id=game_id, game_name=game_name(game_id),
                            rules=rules, options=game.options(), chosen=chosen,
-                           code=table.code if chosen is not None else None)
+                           code=table.code if table is not None and chosen is not None else None)

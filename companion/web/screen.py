@@ -6,7 +6,8 @@ gets the buttons: start, free a seat, undo, play again.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
 
 from companion.tables import Table, TableError
 from companion.web.cookies import host_token

@@ -58,10 +58,12 @@ class RuleChecks:
         clause of the game otherwise, and never changes ``state``. ``offered_yet_refused``:
         clauses that may refuse an offered move (a choice the others made in secret)."""
         before = snapshot(state)
+        refusals = refusal_clauses(self.game.id)
         try:
             self.game.apply(state, seat, move)
         except IllegalMove as err:
             assert err.rule in clauses(self.game.id)
+            assert not refusals or err.rule in refusals, f"{err.rule} is no refusal clause"
             assert err.rule in offered_yet_refused or not self.offered(state, seat, move)
         else:
             assert self.offered(state, seat, move)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from companion.games.heuchel_meuchel import HeuchelMeuchel
+from companion.games.heuchel_meuchel import HeuchelMeuchel, board
 from support.hm_strategy import choose
 from tests.e2e.phones import no_horizontal_scroll, seq_of, start_table
 from tests.web.test_heuchel_meuchel_api import SEED, card_ids, own_cards, public_cards
@@ -77,8 +77,12 @@ def test_three_phones_and_the_screen_play_a_whole_game(browser: Browser, live_se
         phone = phones[seat]
         if not refused and state["phase"] == "move":
             # a stack that can't move explains the rule that stops it
-            dimmed = phone.locator("#private .stackbtn.dimmed")
-            if dimmed.count():
+            movable = {m["row"] for m in G.legal_moves(state, seat) if m["type"] == "move"}
+            stuck = [f"[data-row='{row}']" for row, _ in board.live_stacks(state, seat)
+                     if row not in movable]
+            dimmed = phone.locator(f"#private .stackbtn.dimmed:is({', '.join(stuck)})") \
+                if stuck else None
+            if dimmed is not None and dimmed.count():
                 dimmed.first.click()
                 expect(phone.locator("#notice .rule-id")).to_contain_text("hm.")
                 refused = True

@@ -30,7 +30,9 @@ from companion.games.heuchel_meuchel.data import (
 )
 from tests.rule_checks import (
     RuleChecks,
+    engine_refusals,
     incomplete_clauses,
+    refusal_clauses,
     rules_named,
     snapshot,
     untested_clauses,
@@ -210,10 +212,11 @@ def test_protocol_attributes_and_options():
     assert (G.min_players, G.max_players) == (3, 6)
     assert G.choice_keys[0] == "card"
     options = {option.key: option for option in G.options()}
-    assert set(options) == {"deal", "die", "step_ends_move"}
+    assert set(options) == {"deal", "die", "die_loss", "step_ends_move"}
     assert (options["deal"].default, options["deal"].choices) == ("app", ("app", "table"))
     assert (options["die"].default, options["die"].choices) == ("off", ("off", "app", "real"))
-    assert options["step_ends_move"].default is False
+    assert options["step_ends_move"].default is True  # the rulebook's reading (DEROULEMENT)
+    assert (options["die_loss"].default, options["die_loss"].choices) == ("any", ("any", "top"))
     for option in options.values():
         assert option.label["en"] and option.label["fr"]
         assert option.help["en"] and option.help["fr"]
@@ -225,11 +228,14 @@ def test_setup_is_json_and_seeded():
     assert G.setup(4, {}, 42) == state
     assert G.setup(4, {}, 43)["hands"] != state["hands"]
     assert state["phase"] == "setup" and state["turn"] is None
-    assert state["options"] == {"deal": "app", "die": "off", "step_ends_move": False}
+    assert state["options"] == {"deal": "app", "die": "off", "die_loss": "any",
+                                "step_ends_move": True}
     assert state["columns"] == {str(seat): None for seat in range(4)}
     assert state["board"] == [[None] * ROWS for _ in range(COLUMNS)]
-    table = G.setup(5, {"deal": "table", "die": "real", "step_ends_move": "on"}, 1)
-    assert table["options"] == {"deal": "table", "die": "real", "step_ends_move": True}
+    table = G.setup(5, {"deal": "table", "die": "real", "step_ends_move": "off",
+                        "die_loss": "top"}, 1)
+    assert table["options"] == {"deal": "table", "die": "real", "die_loss": "top",
+                                "step_ends_move": False}
 
 
 def test_setup_refuses_bad_player_counts_and_options():
@@ -580,7 +586,7 @@ def test_setup_over():
                  {"type": "lift", "card": top},
                  {"type": "place", "card": state["unused"][0]}):
         refused(state, 0, move, "hm.setup.over")
-        refused(state, 1, move, "hm.turn.wait")
+        refused(state, 1, move, "hm.setup.over")  # not on turn: set-up is still the rule
     assert all(m["type"] == "move" for m in G.legal_moves(state, 0))
 
 
@@ -620,9 +626,9 @@ def test_turn_phase():
     assert favour["phase"] == "favour"
     refused(favour, 0, mv(6, 7), "hm.turn.phase")
     refused(favour, 0, {"type": "roll"}, "hm.turn.phase")
-    refused(favour, 0, {"type": "lose", "row": 6}, "hm.turn.phase")
+    refused(favour, 0, {"type": "lose", "row": 6, "lost": card(BISHOP, 4)}, "hm.turn.phase")
     refused(state, 0, {"type": "roll"}, "hm.turn.phase")
-    refused(state, 0, {"type": "lose", "row": 5}, "hm.turn.phase")
+    refused(state, 0, {"type": "lose", "row": 5, "lost": card(BISHOP, 4)}, "hm.turn.phase")
     refused(seated(), 0, mv(1, 2), "hm.turn.phase")
     refused(seated(), 0, {"type": "pass"}, "hm.turn.phase")
     allowed(favour, 0, {"type": "done"})
@@ -727,12 +733,14 @@ def test_game_over():
 
 
 def test_rulebook_quack_stops_on_the_4th_square():
-    """2nd figure: the Quack steps to row 4 and must stop there (row 5 is free)."""
+    """2nd figure: the Quack steps to row 4 and « doit s'arrêter là » (row 5 is free)."""
     state = build(up={(1, 3): [card(QUACK, 4)]})
-    assert board.landings(state, 1, 3, QUACK, False) == [4]
+    assert board.landings(state, 1, 3, QUACK, True) == [4]
     assert G.legal_moves(state, 0) == [mv(3, 4)]
-    err = refused(state, 0, mv(3, 5), "hm.move.keep-jumping")
+    err = refused(state, 0, mv(3, 5), "hm.move.step-ends")
     assert err.params == {}
+    broader = build(up={(1, 3): [card(QUACK, 4)]}, step_ends_move=False)
+    refused(broader, 0, mv(3, 5), "hm.move.keep-jumping")
     after = allowed(state, 0, mv(3, 4))
     assert stack_at(after, 1, 4) == ([card(QUACK, 4)], False)
     assert stack_at(after, 1, 3) is None
@@ -785,9 +793,10 @@ def test_move_upward():
 
 
 def test_move_keep_jumping_after_a_step():
-    """hm.move.keep-jumping: a plain step onto a free square may jump on if the square above
-    is occupied; it stops if the square above is free."""
-    state = build(up={(1, 3): [card(QUACK, 1)], (1, 5): [card(BISHOP, 1)]})
+    """hm.move.keep-jumping (table option): a plain step onto a free square may jump on if
+    the square above is occupied; it stops if the square above is free."""
+    state = build(up={(1, 3): [card(QUACK, 1)], (1, 5): [card(BISHOP, 1)]},
+                  step_ends_move=False)
     assert row_moves(state, 0, 3) == [mv(3, 4), mv(3, 6)]
     refused(state, 0, mv(3, 7), "hm.move.keep-jumping")
     after = allowed(state, 0, mv(3, 6))
@@ -795,8 +804,8 @@ def test_move_keep_jumping_after_a_step():
 
 
 def test_move_step_ends():
-    """hm.move.step-ends (table option): the same step ends the move."""
-    state = build(up={(1, 3): [card(QUACK, 1)], (1, 5): [card(BISHOP, 1)]}, step_ends_move=True)
+    """hm.move.step-ends (the default): the same step ends the move."""
+    state = build(up={(1, 3): [card(QUACK, 1)], (1, 5): [card(BISHOP, 1)]})
     assert row_moves(state, 0, 3) == [mv(3, 4)]
     for to in (6, 7):
         err = refused(state, 0, mv(3, to), "hm.move.step-ends")
@@ -884,8 +893,8 @@ def test_goal_reached():
     assert stack_at(after, 1, 7) == ([card(FIRE, 1)], False)
     lose = build(up={(1, 6): [card(FIRE, 1)]}, down={(1, 8): [card(FIRE, 2)]}, die="real",
                  phase="lose", roll=6)
-    refused(lose, 0, {"type": "lose", "row": 8}, "hm.goal.reached")
-    allowed(lose, 0, {"type": "lose", "row": 6})
+    refused(lose, 0, {"type": "lose", "row": 8, "lost": card(FIRE, 2)}, "hm.goal.reached")
+    allowed(lose, 0, {"type": "lose", "row": 6, "lost": card(FIRE, 1)})
 
 
 def test_goal_shared():
@@ -894,7 +903,7 @@ def test_goal_shared():
     state = build(up={(1, 10): [card(LADY, 1)], (1, 9): [card(BISHOP, 2)]}, down={(1, 11): pile})
     assert row_moves(state, 0, 10) == [mv(10, 11)]
     assert row_moves(state, 0, 9) == [mv(9, 12)]  # jumps rows 10 and 11
-    refused(state, 0, mv(9, 11), "hm.move.upward")
+    refused(state, 0, mv(9, 11), "hm.goal.shared")  # a Bishop on the Ladies' goal pile
     after = allowed(state, 0, mv(10, 11))
     assert stack_at(after, 1, 11) == ([card(LADY, 5), card(LADY, 1)], True)
     assert after["last"]["home"] is True
@@ -1142,17 +1151,22 @@ def test_end_last_player():
     assert going["phase"] == "move" and going["turn"] == 2 and G.outcome(going) is None
 
 
-def test_end_by_a_favour_then_done():
-    """hm.end.last-player: arrogance can take a seat's last card; the game ends with the turn."""
+def test_end_by_a_favour_at_once():
+    """hm.end.last-player: arrogance can take a seat's last card; the game ends at once,
+    with no extra turn and no further favour (FIN DE LA PARTIE)."""
     state = build(3, up={(1, 11): [card(PRINCE, 5)], (2, 12): [card(LADY, 3), card(PRINCE, 3)],
                          (1, 3): [card(QUACK, 1)]},
                   down={(3, 8): [card(FIRE, 2)]})
     favour = G.apply(state, 0, mv(11, 12))
-    after = allowed(favour, 0, take(2, 1))
-    assert after["phase"] == "favour"
-    over = allowed(after, 0, {"type": "done"})
-    assert over["phase"] == "over"
+    over = allowed(favour, 0, take(2, 1))
+    assert over["phase"] == "over" and over["turn"] is None
+    assert G.legal_moves(over, 0) == []
+    refused(over, 0, {"type": "again"}, "hm.game.over")
+    assert G.outcome(over).reason == "last-player"
     assert G.outcome(over).scores == {0: -(3 + 5 + 1), 1: -3, 2: 2}  # Princes short of 13
+    assert {"rule": "hm.end.last-player", "seats": [0]} in over["effects"]
+    assert {"rule": "hm.arrogance", "column": 2, "row": 12, "seat": 1, "count": 1} \
+        in over["effects"]
 
 
 def test_score_exact_totals_and_ties():
@@ -1267,31 +1281,57 @@ def test_die_again():
     assert declined["phase"] == "roll" and declined["turn"] == 1
 
 
+def lose(row: int, lost: int) -> Move:
+    return {"type": "lose", "row": row, "lost": lost}
+
+
 def test_die_lose():
-    """hm.die.lose: a roll that allows no move costs the top card of a chosen stack."""
+    """hm.die.lose: a roll that allows no move costs a card of the roller's choice still on
+    its way, a covered one too (« une carte de son choix »)."""
     state = build(up={(1, 9): [card(QUACK, 1), card(QUACK, 4)], (1, 10): [card(PRINCE, 2)]},
                   down={(1, 8): [card(FIRE, 2)]}, die="real")
     stuck = allowed(state, 0, {"type": "roll", "value": 4})  # 9+4 > 10, 10+4 > 13
     assert stuck["phase"] == "lose" and stuck["roll"] == 4
-    assert G.legal_moves(stuck, 0) == [{"type": "lose", "row": 9}, {"type": "lose", "row": 10}]
+    assert {"rule": "hm.die.lose", "seat": 0, "roll": 4} in stuck["effects"]
+    assert G.legal_moves(stuck, 0) == [lose(9, card(QUACK, 4)), lose(9, card(QUACK, 1)),
+                                       lose(10, card(PRINCE, 2))]
     refused(stuck, 0, mv(10, 13), "hm.turn.phase")
-    refused(stuck, 0, {"type": "lose", "row": 7}, "hm.move.own-column")
-    after = allowed(stuck, 0, {"type": "lose", "row": 9})
+    refused(stuck, 0, lose(7, card(QUACK, 1)), "hm.move.own-column")
+    refused(stuck, 0, lose(9, card(PRINCE, 2)), "hm.die.lose")  # not in that stack
+    refused(stuck, 0, lose(8, card(FIRE, 2)), "hm.goal.reached")
+    after = allowed(stuck, 0, lose(9, card(QUACK, 4)))
     assert stack_at(after, 1, 9) == ([card(QUACK, 1)], False)
     assert after["discards"]["0"] == [card(QUACK, 4)]
     assert after["last"]["lost"] == {"row": 9, "discarded": 0}
     assert after["turn"] == 1 and after["phase"] == "roll"
-    assert not G.can_undo(stuck, 0, {"type": "lose", "row": 9}, after)
+    assert not G.can_undo(stuck, 0, lose(9, card(QUACK, 4)), after)
+    covered = allowed(stuck, 0, lose(9, card(QUACK, 1)))
+    assert stack_at(covered, 1, 9) == ([card(QUACK, 4)], False)  # the order is unchanged
+    assert covered["discards"]["0"] == [card(QUACK, 1)]
+    assert covered["last"]["top"] is None  # the others never see the covered card
+    for viewer in (None, 1, 2):
+        assert G.view(covered, viewer)["last"]["top"] is None
+        assert "discards" not in json.dumps(G.view(covered, viewer).get("private", {}))
     carried = build(up={(1, 12): [card(LADY, 3), card(PRINCE, 2)]}, die="real", phase="lose",
                     roll=5)
-    after = allowed(carried, 0, {"type": "lose", "row": 12})
+    after = allowed(carried, 0, lose(12, card(PRINCE, 2)))
     assert after["discards"]["0"] == [card(PRINCE, 2), card(LADY, 3)]
     assert after["last"]["lost"] == {"row": 12, "discarded": 1}
+    assert {"rule": "hm.die.arrogance", "column": 1, "row": 12, "seat": 0, "count": 1} \
+        in after["effects"]
+
+
+def test_die_lose_top_only_as_a_table_option():
+    """hm.die.lose-top: with the narrower reading, only a stack's top card may go."""
+    stuck = build(up={(1, 9): [card(QUACK, 1), card(QUACK, 4)]}, die="real", phase="lose",
+                  roll=6, die_loss="top")
+    assert G.legal_moves(stuck, 0) == [lose(9, card(QUACK, 4))]
+    refused(stuck, 0, lose(9, card(QUACK, 1)), "hm.die.lose-top")
 
 
 def test_die_lose_only_stuck():
     state = build(up={(1, 9): [card(QUACK, 1)]}, die="real", roll=1)
-    refused(state, 0, {"type": "lose", "row": 9}, "hm.die.lose-only-stuck")
+    refused(state, 0, lose(9, card(QUACK, 1)), "hm.die.lose-only-stuck")
     allowed(state, 0, mv(9, 10))
 
 
@@ -1391,9 +1431,143 @@ def test_messages_fill_from_params():
 
 
 def test_a_seat_outside_the_table_may_do_nothing():
-    for state in (seated(3), build(up={(1, 3): [card(QUACK, 1)]})):
-        for seat in (-1, 3, 7):
+    for state in (seated(3), build(3, up={(1, 3): [card(QUACK, 1)]})):
+        for seat in (-1, 3, 7, True, False, 1.0, "1", None):
             assert G.legal_moves(state, seat) == []
             with pytest.raises(IllegalMove) as err:
                 G.apply(state, seat, {"type": "column", "column": 6})
             assert err.value.rule == "hm.turn.wait"
+
+
+# --- every refusal names its own clause -----------------------------------------------------
+
+# When a move breaks several rules, the one named is the first of (docs/games/
+# heuchel-meuchel.md, "Which rule a refusal names"): the game is over; no seat of this
+# table; the move's shape; set-up moves outside the set-up; not your turn; the moment of
+# the turn; then the move's own rules, from the stack to the landing square.
+
+
+def _over() -> State:
+    state = build()
+    state["phase"], state["turn"] = "over", None
+    return state
+
+
+def _table_dealt(*placed: tuple[int, int]) -> State:
+    state = seated(3, deal="table")
+    for seat, placed_card in placed:
+        state = G.apply(state, seat, {"type": "place", "card": placed_card})
+    return state
+
+
+def _six_placed() -> State:
+    state = seated(3, deal="table")
+    for c in range(6):
+        state = G.apply(state, 0, {"type": "place", "card": c})
+    return state
+
+
+def _favour(state: State, row: int, to: int, *takes: Move) -> State:
+    state = G.apply(state, 0, mv(row, to))
+    for move in takes:
+        state = G.apply(state, 0, move)
+    return state
+
+
+REFUSALS: dict[str, Any] = {
+    "hm.game.over": lambda: (_over(), 0, mv(1, 2)),
+    "hm.turn.wait": lambda: (build(), 1, mv(1, 2)),
+    "hm.move.malformed": lambda: (build(), 0, {"type": "fly"}),
+    "hm.turn.phase": lambda: (seated(), 0, mv(1, 2)),
+    "hm.setup.over": lambda: (build(), 1, {"type": "lift", "card": card(FIRE, 1)}),
+    "hm.turn.must-move": lambda: (build(), 0, {"type": "pass"}),
+    "hm.die.roll-first": lambda: (build(die="real"), 0, mv(1, 2)),
+    "hm.favour.only-moved": lambda: (build(up={(1, 6): [card(BISHOP, 4)],
+                                               (2, 6): [card(LADY, 2)]}), 0, take(2)),
+    "hm.favour.again-needs-take": lambda: (_favour(bishop_example(), 5, 6), 0,
+                                           {"type": "again"}),
+    "hm.die.lose-only-stuck": lambda: (build(up={(1, 9): [card(QUACK, 1)]}, die="real",
+                                             roll=1), 0, lose(9, card(QUACK, 1))),
+    "hm.setup.column-fixed": lambda: (G.apply(seated(), 0, {"type": "place", "card":
+                                                            seated()["hands"]["0"][0]}),
+                                      0, {"type": "column", "column": 6}),
+    "hm.setup.column-taken": lambda: (G.apply(G.setup(4, {}, 7), 0,
+                                              {"type": "column", "column": 3}),
+                                      1, {"type": "column", "column": 3}),
+    "hm.setup.not-yours": lambda: (_table_dealt((1, card(QUACK, 1))), 0,
+                                   {"type": "lift", "card": card(QUACK, 1)}),
+    "hm.setup.column-first": lambda: (G.setup(4, {}, 7), 0,
+                                      {"type": "place",
+                                       "card": G.setup(4, {}, 7)["hands"]["0"][0]}),
+    "hm.setup.six": lambda: (_six_placed(), 0, {"type": "place", "card": 20}),
+    "hm.setup.not-dealt": lambda: (seated(), 0, {"type": "place",
+                                                 "card": seated()["hands"]["1"][0]}),
+    "hm.setup.already-placed": lambda: (_table_dealt((0, card(LADY, 2))), 0,
+                                        {"type": "place", "card": card(LADY, 2)}),
+    "hm.setup.claimed": lambda: (_table_dealt((0, card(LADY, 2))), 1,
+                                 {"type": "place", "card": card(LADY, 2)}),
+    "hm.move.own-column": lambda: (build(up={(1, 10): [card(LADY, 1)]}), 0, mv(8, 9)),
+    "hm.goal.reached": lambda: (build(up={(1, 6): [card(FIRE, 1)]},
+                                      down={(1, 8): [card(FIRE, 2)]}), 0, mv(8, 9)),
+    "hm.move.top-part": lambda: (build(up={(1, 10): [card(LADY, 1)]}), 0, mv(10, 11, 2)),
+    "hm.move.exposes": lambda: (build(up={(1, 12): [card(MINSTREL, 1), card(LADY, 3),
+                                                    card(PRINCE, 2)]}), 0, mv(12, 13, 1)),
+    "hm.move.goal-limit": lambda: (build(up={(1, 10): [card(LADY, 1)]}), 0, mv(10, 12)),
+    "hm.die.exact": lambda: (build(die="real", roll=4), 0, mv(1, 2)),
+    "hm.move.no-landing": lambda: (build(up={(1, 7): [card(FIRE, 1)],
+                                             (1, 8): [card(MINSTREL, 1)]}), 0, mv(7, 8)),
+    "hm.goal.shared": lambda: (build(up={(1, 10): [card(LADY, 1)], (1, 9): [card(BISHOP, 2)]},
+                                     down={(1, 11): [card(LADY, 5)]}), 0, mv(9, 11)),
+    "hm.move.upward": lambda: (build(up={(1, 10): [card(LADY, 1)]}), 0, mv(10, 9)),
+    "hm.move.step-ends": lambda: (build(up={(1, 3): [card(QUACK, 4)]}), 0, mv(3, 5)),
+    "hm.move.keep-jumping": lambda: (build(up={(1, 3): [card(QUACK, 4)]},
+                                           step_ends_move=False), 0, mv(3, 5)),
+    "hm.favour.other-column": lambda: (_favour(build(up={(1, 5): [card(BISHOP, 4)],
+                                                         (2, 6): [card(LADY, 2)]}), 5, 6),
+                                       0, take(1)),
+    "hm.favour.once": lambda: (_favour(build(up={(1, 5): [card(BISHOP, 4)],
+                                                 (2, 6): [card(FIRE, 1), card(LADY, 1)],
+                                                 (3, 6): [card(QUACK, 1)]}), 5, 6, take(2, 1)),
+                               0, take(2, 1)),
+    "hm.favour.nothing-there": lambda: (_favour(bishop_example(), 5, 6), 0, take(4)),
+    "hm.favour.goal-untouchable": lambda: (_favour(build(up={(1, 10): [card(PRINCE, 1)],
+                                                             (3, 11): [card(BISHOP, 2)]},
+                                                         down={(2, 11): [card(LADY, 2)]}),
+                                                   10, 11), 0, take(2)),
+    "hm.favour.lower": lambda: (_favour(bishop_example(), 5, 6), 0, take(2)),
+    "hm.favour.top-part": lambda: (_favour(build(up={(1, 5): [card(BISHOP, 4)],
+                                                     (2, 6): [card(FIRE, 1), card(LADY, 1)]}),
+                                           5, 6), 0, take(2, 3)),
+    "hm.die.value": lambda: (build(die="real"), 0, {"type": "roll", "value": 7}),
+    "hm.die.lose": lambda: (build(up={(1, 9): [card(QUACK, 1)], (1, 10): [card(PRINCE, 2)]},
+                                  die="real", phase="lose", roll=6),
+                            0, lose(9, card(PRINCE, 2))),
+    "hm.die.lose-top": lambda: (build(up={(1, 9): [card(QUACK, 1), card(QUACK, 4)]},
+                                      die="real", phase="lose", roll=6, die_loss="top"),
+                                0, lose(9, card(QUACK, 1))),
+}
+
+
+@pytest.mark.parametrize("rule", sorted(REFUSALS))
+def test_each_refusal_clause_is_the_one_named(rule):
+    state, seat, move = REFUSALS[rule]()
+    if rule == "hm.setup.claimed":  # offered: the others' real cards are theirs to know
+        refused_offered(state, seat, move, rule)
+    else:
+        refused(state, seat, move, rule)
+
+
+def test_every_refusal_clause_has_its_example():
+    assert set(REFUSALS) == refusal_clauses(GAME)
+    assert engine_refusals(ENGINE) <= refusal_clauses(GAME)
+
+
+def test_where_two_rules_collide_the_first_in_the_order_is_named():
+    over = _over()
+    refused(over, 7, {"type": "fly"}, "hm.game.over")  # over, before seat and shape
+    refused(build(), 9, {"type": "fly"}, "hm.turn.wait")  # no seat, before the shape
+    refused(build(), 1, {"type": "column", "column": 9}, "hm.move.malformed")
+    refused(build(), 1, {"type": "place", "card": card(FIRE, 1)}, "hm.setup.over")
+    # A Bishop aimed past its goal at the Ladies' pile: the goal limit comes first.
+    state = build(up={(1, 9): [card(BISHOP, 2)]}, down={(1, 11): [card(LADY, 5)]})
+    refused(state, 0, mv(9, 13), "hm.move.goal-limit")

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import IllegalMove
+from companion.games.base import IllegalMove, clauses
 from companion.games.heuchel_meuchel import HeuchelMeuchel, board
 from companion.games.heuchel_meuchel.data import (
     CARD_COUNT,
@@ -106,13 +106,24 @@ TABLE_SECRETS = ("rng", "unused", "hands", "hand", "discards", "cards", "mine", 
 SEAT_SECRETS = ("rng", "unused", "hands")
 
 
+def check_effects(state: State) -> None:
+    """Each effect names a clause of the game and holds only public JSON values: columns,
+    rows, seats and counts, never a card."""
+    catalogue = clauses(G.id)
+    for effect in state["effects"]:
+        assert effect["rule"] in catalogue, effect
+        assert json.loads(json.dumps(effect)) == effect
+        assert set(effect) <= {"rule", "column", "row", "seat", "seats", "count", "columns",
+                               "roll"}, effect
+
+
 def check_views(state: State, before: State) -> None:
     """Each seat sees its column, hand and discards, and during play the face-up tops and
     the card the latest turn moved or lost (a top everyone saw); the table only the latter."""
     playing = state["phase"] != "setup"
     public = face_up_tops(state) if playing else set()
     last = state["last"]
-    if last is not None:
+    if last is not None and last["top"] is not None:  # a covered card given up stays unnamed
         if last != before["last"]:
             assert last["top"]["id"] in face_up_tops(before), "the log names a hidden card"
         public.add(last["top"]["id"])
@@ -163,7 +174,8 @@ def _probes() -> tuple[list[Move], list[Move]]:
     setup += [{"type": t, "card": c} for t in ("place", "lift") for c in range(CARD_COUNT)]
     play: list[Move] = [{"type": t} for t in ("again", "done", "pass", "roll")]
     play += [{"type": "roll", "value": v} for v in range(0, 8)]
-    play += [{"type": "lose", "row": r} for r in range(1, ROWS + 1)]
+    play += [{"type": "lose", "row": r, "lost": c} for r in range(1, ROWS + 1)
+             for c in (0, 7, 17, 35)]
     play += [{"type": "take", "from": c, "count": n} for c in range(1, 7) for n in range(1, 4)]
     play += [{"type": "move", "row": r, "count": n, "to": t} for r in range(1, ROWS + 1)
              for n in range(1, 4) for t in range(r, ROWS + 2)]
@@ -253,6 +265,7 @@ def play_out(data: st.DataObject, players: int, deal: str) -> None:
         assert json.loads(json.dumps(after)) == after
         check_cards(after)
         check_board(after)
+        check_effects(after)
         check_views(after, state)
         check_redaction(state, seat, move)
         check_undo(state, seat, move, after)
@@ -274,6 +287,8 @@ def check_redaction(state: State, seat: int, move: Move) -> None:
         seen = G.redact_move(state, seat, move, viewer)
         if move["type"] in ("place", "lift"):
             assert seen == {"type": move["type"], "rank": rank_of(move["card"])}
+        elif move["type"] == "lose" and move["lost"] not in face_up_tops(state):
+            assert seen == {"type": "lose", "row": move["row"]}  # a covered card given up
         else:
             assert seen == move
 

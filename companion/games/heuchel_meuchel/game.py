@@ -72,15 +72,34 @@ OPTIONS: tuple[Option, ...] = (
         },
     ),
     Option(
+        key="die_loss",
+        kind="choice",
+        default="any",
+        choices=("any", "top"),
+        label={"en": "Die variant: the card given up", "fr": "Variante au dé : la carte perdue"},
+        help={
+            "en": "When a roll allows no move: any card still on its way, as the rulebook "
+                  "says, or only the top card of a stack.",
+            "fr": "Quand le dé ne permet aucun déplacement : n'importe quelle carte encore en "
+                  "chemin, comme le dit la règle, ou seulement celle du dessus d'une pile.",
+        },
+        choice_labels={
+            "any": {"en": "Any card on its way", "fr": "N'importe quelle carte en chemin"},
+            "top": {"en": "A top card only", "fr": "Une carte du dessus seulement"},
+        },
+    ),
+    Option(
         key="step_ends_move",
         kind="bool",
-        default=False,
+        default=True,
         label={"en": "A step ends the move", "fr": "Un pas termine le déplacement"},
         help={
-            "en": "Only jumps may go on jumping; a card that steps onto the free square "
-                  "above stops there.",
-            "fr": "Seuls les sauts peuvent se poursuivre ; une carte qui monte sur la case "
-                  "libre au-dessus s'y arrête.",
+            "en": "As the rulebook reads: only jumps may go on jumping, and a card that "
+                  "steps onto the free square above stops there. Untick to let a step go "
+                  "on jumping too.",
+            "fr": "Comme le lit la règle : seuls les sauts peuvent se poursuivre, et une carte "
+                  "qui monte sur la case libre au-dessus s'y arrête. Décochez pour qu'un pas "
+                  "puisse aussi continuer à sauter.",
         },
     ),
 )
@@ -90,8 +109,8 @@ class HeuchelMeuchel:
     id = GAME_ID
     min_players = 3
     max_players = 6
-    choice_keys: tuple[str, ...] = ("card", "row", "column", "type", "from", "count", "to",
-                                    "value")
+    choice_keys: tuple[str, ...] = ("card", "row", "lost", "column", "type", "from", "count",
+                                    "to", "value")
 
     def options(self) -> list[Option]:
         return list(OPTIONS)
@@ -124,6 +143,7 @@ class HeuchelMeuchel:
             "took": False,
             "roll": None,
             "last": None,
+            "effects": [],
             "revealed": False,
         })
         return state
@@ -134,8 +154,9 @@ class HeuchelMeuchel:
     def apply(self, state: State, seat: int, move: Move) -> State:
         rules.check(state, seat, move)
         new = copy_state(state)
-        new["revealed"] = False
+        new["revealed"], new["effects"] = False, []
         resolve.CARRY_OUT[move["type"]](new, seat, move)
+        resolve.end_if_settled(new)
         return new
 
     def can_undo(self, before: State, seat: int, move: Move, after: State) -> bool:
@@ -147,6 +168,10 @@ class HeuchelMeuchel:
         which card it was."""
         if move.get("type") in ("place", "lift") and viewer != seat:
             return {"type": move["type"], "rank": rank_of(move["card"])}
+        if move.get("type") == "lose" and viewer != seat:
+            stack = board.square(state, board.column_of(state, seat), move["row"])
+            if stack is None or move["lost"] != board.top(stack):
+                return {"type": "lose", "row": move["row"]}  # a covered card stays unnamed
         return json.loads(json.dumps(move))
 
     # --- what players see -----------------------------------------------------------------

@@ -1,9 +1,11 @@
 """Carrying out a checked move on a state that ``apply`` already copied.
 
 Each function changes the state in place and records, in ``state["last"]``, the public
-account of a turn (what moved where, what was taken, what was discarded), and sets
-``state["revealed"]`` (``apply`` clears it first) when the move uncovered a card that
-someone had not seen: its mover may not take it back then.
+account of a turn (what moved where, what was taken, what was discarded), in
+``state["effects"]`` what the rules did beyond the move itself, each with its clause
+(``apply`` empties it first), and sets ``state["revealed"]`` (``apply`` clears it first)
+when the move uncovered a card that someone had not seen: its mover may not take it back
+then.
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ def _set(state: State, column: int, row: int, cards: list[int], down: bool = Fal
 
 def _uses_die(state: State) -> bool:
     return state["options"]["die"] != "off"
+
+
+def _effect(state: State, rule: str, **params: Any) -> None:
+    state["effects"].append({"rule": rule, **params})
 
 
 # --- set-up ---------------------------------------------------------------------------
@@ -70,6 +76,7 @@ def _begin(state: State) -> None:
     state["turn"] = state["first"]
     state["phase"] = "roll" if _uses_die(state) else "move"
     state["revealed"] = True  # every top card turns face up
+    _effect(state, "hm.setup.begin", seat=state["first"])
 
 
 # --- a turn ---------------------------------------------------------------------------
@@ -82,10 +89,14 @@ def move_stack(state: State, seat: int, move: Move) -> None:
     part, rest = stack["cards"][-count:], stack["cards"][:-count]
     uncovered_home = board.split_leaves(stack, count, row) == "home"
     _set(state, column, row, rest, down=uncovered_home)
+    if uncovered_home:
+        _effect(state, "hm.goal.reached", column=column, row=row, count=len(rest))
     target = board.square(state, column, to)
     cards = [*(target["cards"] if target else []), *part]
     home = to == card_goal(part[-1])
     _set(state, column, to, cards, down=home)
+    if home:
+        _effect(state, "hm.goal.reached", column=column, row=to, count=len(cards))
     rolled = state["roll"]
     state["moved"] = {"column": column, "row": to}
     state["taken_from"], state["took"], state["roll"] = [], False, None
@@ -98,6 +109,8 @@ def move_stack(state: State, seat: int, move: Move) -> None:
         end_turn(state)
     else:
         state["phase"] = "favour"
+        _effect(state, "hm.favour.same-row", row=to,
+                columns=[victim["column"] for victim in board.victims(state)])
 
 
 def take(state: State, seat: int, move: Move) -> None:
@@ -135,6 +148,11 @@ def settle_uncovered(state: State, column: int, row: int) -> tuple[int, bool]:
     _set(state, column, row, cards, down=home)
     owner = board.owner_of(state, column)
     state["discards"][str(owner)] = [*state["discards"][str(owner)], *discarded]
+    if discarded:
+        _effect(state, "hm.die.arrogance" if _uses_die(state) else "hm.arrogance",
+                column=column, row=row, seat=owner, count=len(discarded))
+    if home:
+        _effect(state, "hm.arrogance.at-goal", column=column, row=row, count=len(cards))
     return len(discarded), home
 
 
@@ -150,20 +168,27 @@ def done(state: State, seat: int, move: Move) -> None:
 def roll(state: State, seat: int, move: Move) -> None:
     value = move.get("value") or roll_die(state, DIE_SIDES)
     state["roll"] = value
+    if "value" not in move:
+        _effect(state, "hm.die.roll", seat=seat, roll=value)
     state["phase"] = "move" if board.unit_moves(state, seat) else "lose"
+    if state["phase"] == "lose":
+        _effect(state, "hm.die.lose", seat=seat, roll=value)
 
 
 def lose(state: State, seat: int, move: Move) -> None:
-    """Die variant: the roll allowed no move; the top card of a chosen stack is discarded."""
+    """Die variant: the roll allowed no move; a card of the player's choice still on its
+    way is discarded. Taking out a covered card leaves the stack's order as it was; the
+    others learn only that a covered card went (the player's discards are their own)."""
     column = board.column_of(state, seat)
     stack = board.square(state, column, move["row"])
-    lost = stack["cards"][-1]
-    _set(state, column, move["row"], stack["cards"][:-1])
+    lost = move["lost"]
+    was_top = lost == stack["cards"][-1]
+    _set(state, column, move["row"], [card for card in stack["cards"] if card != lost])
     state["discards"][str(seat)] = [*state["discards"][str(seat)], lost]
-    state["revealed"] = len(stack["cards"]) > 1
-    discarded, home = settle_uncovered(state, column, move["row"])
+    state["revealed"] = was_top and len(stack["cards"]) > 1
+    discarded, home = settle_uncovered(state, column, move["row"]) if was_top else (0, False)
     state["last"] = {"seat": seat, "column": column, "from": move["row"], "to": None,
-                     "count": 1, "top": card_json(lost), "home": home,
+                     "count": 1, "top": card_json(lost) if was_top else None, "home": home,
                      "uncovered_home": False, "takes": [],
                      "lost": {"row": move["row"], "discarded": discarded},
                      "roll": state["roll"]}
@@ -171,16 +196,33 @@ def lose(state: State, seat: int, move: Move) -> None:
 
 
 def end_turn(state: State) -> None:
-    """Play passes clockwise to the next player with a card still on the way; the game ends
-    when only one such player is left (with the die, when none is)."""
+    """Play passes clockwise to the next player with a card still on the way."""
     state["moved"], state["taken_from"], state["took"], state["roll"] = None, [], False, None
-    live = [seat for seat in range(state["players"]) if board.has_live(state, seat)]
-    if len(live) <= (0 if _uses_die(state) else 1):
-        state["phase"], state["turn"] = "over", None
+    live = _live_seats(state)
+    if end_if_settled(state):
         return
     after = (state["turn"] + 1) % state["players"]
     state["turn"] = next(seat for seat in board.clockwise_from(state, after) if seat in live)
     state["phase"] = "roll" if _uses_die(state) else "move"
+
+
+def _live_seats(state: State) -> list[int]:
+    return [seat for seat in range(state["players"]) if board.has_live(state, seat)]
+
+
+def end_if_settled(state: State) -> bool:
+    """The game ends the moment only one player still has a card on its way (with the
+    die, none), whatever brought it there: a move, a favour, arrogance or a lost card."""
+    if state["phase"] in ("setup", "over"):
+        return state["phase"] == "over"
+    live = _live_seats(state)
+    if len(live) > (0 if _uses_die(state) else 1):
+        return False
+    state["phase"], state["turn"] = "over", None
+    state["moved"], state["taken_from"], state["took"], state["roll"] = None, [], False, None
+    _effect(state, "hm.die.end" if _uses_die(state) else "hm.end.last-player",
+            seats=live)
+    return True
 
 
 CARRY_OUT = {"column": choose_column, "place": place, "lift": lift, "move": move_stack,

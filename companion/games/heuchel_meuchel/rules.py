@@ -34,7 +34,7 @@ MOVE_KEYS: dict[str, frozenset[str]] = {
     "again": frozenset(),
     "done": frozenset(),
     "roll": frozenset(),
-    "lose": frozenset({"row"}),
+    "lose": frozenset({"row", "lost"}),
     "pass": frozenset(),
 }
 SETUP_TYPES = frozenset({"column", "place", "lift"})
@@ -86,6 +86,8 @@ def check(state: State, seat: int, move: Any) -> None:
             raise IllegalMove("hm.turn.phase")
         _check_setup(state, seat, move)
         return
+    if kind in SETUP_TYPES:  # whoever asks, and whatever the turn: set-up is over
+        raise IllegalMove("hm.setup.over")
     if seat != state["turn"]:
         raise IllegalMove("hm.turn.wait", seat=seat)
     if kind not in PHASE_TYPES[state["phase"]]:
@@ -205,6 +207,9 @@ def _landing_refusal(state: State, column: int, row: int, rank: int, to: int,
     if not targets:
         return IllegalMove("hm.move.no-landing", goal=goal)
     listed = ", ".join(str(target) for target in targets)
+    landing = board.square(state, column, to) if row < to <= len(state["board"][0]) else None
+    if landing is not None and landing["down"] and not board.free_for(state, column, to, rank):
+        return IllegalMove("hm.goal.shared", row=to)
     if to <= row or not board.free_for(state, column, to, rank):
         return IllegalMove("hm.move.upward", row=row, landings=listed)
     if state["options"]["step_ends_move"] and targets == [row + 1]:
@@ -250,7 +255,11 @@ def _check_roll(state: State, seat: int, move: Move) -> None:
 
 
 def _check_lose(state: State, seat: int, move: Move) -> None:
-    _own_live(state, seat, move["row"])
+    stack = _own_live(state, seat, move["row"])
+    if move["lost"] not in stack["cards"]:
+        raise IllegalMove("hm.die.lose", row=move["row"])
+    if state["options"]["die_loss"] == "top" and move["lost"] != board.top(stack):
+        raise IllegalMove("hm.die.lose-top")
 
 
 CHECKS = {"move": _check_move, "take": _check_take, "again": _check_again,
@@ -280,5 +289,8 @@ def legal(state: State, seat: int) -> list[Move]:
         if state["options"]["die"] == "real":
             return [{"type": "roll", "value": value} for value in range(1, DIE_SIDES + 1)]
         return [{"type": "roll"}]
-    return [{"type": "lose", "row": row} for row, _ in board.live_stacks(state, seat)]
+    return [{"type": "lose", "row": row, "lost": card}
+            for row, stack in board.live_stacks(state, seat)
+            for card in reversed(stack["cards"])
+            if state["options"]["die_loss"] == "any" or card == board.top(stack)]
 

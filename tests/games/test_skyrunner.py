@@ -257,11 +257,11 @@ def test_protocol_attributes_and_options():
     options = {option.key: option for option in G.options()}
     assert list(options) == ["lower_lanes", "middle_lanes", "upper_lanes", "levels", "deck"]
     assert (options["lower_lanes"].default, options["lower_lanes"].choices) == (
-        "auto", ("auto", "3", "4", "5"))
+        "auto", ("auto", "1", "2", "3", "4", "5"))  # walls of 1 to 5 lanes (Contenu)
     assert (options["middle_lanes"].default, options["middle_lanes"].choices) == (
-        "3", ("2", "3", "4"))
+        "3", ("1", "2", "3", "4", "5"))
     assert (options["upper_lanes"].default, options["upper_lanes"].choices) == (
-        "2", ("1", "2", "3"))
+        "2", ("1", "2", "3", "4", "5"))
     assert (options["levels"].default, options["levels"].low, options["levels"].high) == (
         12, 6, 16)
     assert (options["deck"].default, options["deck"].choices) == ("app", ("app", "real"))
@@ -288,7 +288,7 @@ def test_setup_refuses_bad_player_counts_and_options():
         with pytest.raises(ValueError):
             G.setup(players, {}, 1)
     for options in ({"deck": "pile"}, {"levels": 5}, {"levels": 17}, {"levels": True},
-                    {"lower_lanes": "2"}, {"middle_lanes": "5"}, {"upper_lanes": "4"},
+                    {"lower_lanes": "6"}, {"middle_lanes": "0"}, {"upper_lanes": "9"},
                     {"first_seat": 4}, {"first_seat": -1}, {"first_seat": True},
                     {"first_seat": "1"}):
         with pytest.raises(ValueError):
@@ -500,9 +500,7 @@ def test_round_offer_real_deck():
     """sr.round.offer: with a real deck, the holder enters the card they turned."""
     state = G.setup(2, {"deck": "real", "first_seat": 1}, 3)
     assert state["phase"] == "turn" and state["offer"] is None
-    kinds = [climb(2), climb(3, 2), climb(4, 2), climb(5), equipment(2), lost(), sabotage(),
-             fall(2), fall(3)]
-    assert G.legal_moves(state, 1) == [{"type": "turn", "card": c} for c in kinds]
+    assert G.legal_moves(state, 1) == [{"type": "turn", "card": c} for c in sorted(state["deck"])]
     assert G.legal_moves(state, 0) == []
     refused(state, 0, {"type": "turn", "card": climb(5)}, "sr.turn.wait")
     refused(state, 1, choose(bid(1, 3)), "sr.turn.phase")
@@ -510,6 +508,11 @@ def test_round_offer_real_deck():
     assert after["offer"] == fall(3) and after["phase"] == "choose"
     assert fall(3) not in after["deck"] and len(after["deck"]) == len(state["deck"]) - 1
     assert G.view(after, 0)["offer"] == CARDS[fall(3)]
+    # Alike cards are one and the same at the table: any Climb 2 still in the deck will do.
+    twos = [c for c in state["deck"] if CARDS[c]["kind"] == "climb" and CARDS[c]["value"] == 2]
+    assert len(twos) > 1
+    for two in twos:
+        assert allowed(state, 1, {"type": "turn", "card": two})["offer"] == two
 
 
 def test_deck_not_in_deck():
@@ -905,8 +908,8 @@ def test_climb_pass_needs_a_card_of_4():
                   upper_lanes="1")
     stuck = play(three, {0: climb(3), 1: bid(1, 3)})
     assert stuck["phase"] == "choose" and spot(stuck, 0) == (31, 1)
-    err = refused(at_climb(three, 0, climb(3)), 0, up(ROOF, 0), "sr.climb.points")
-    assert err.params == {"points": 3}
+    err = refused(at_climb(three, 0, climb(3)), 0, up(ROOF, 0), "sr.climb.pass")
+    assert err.params == {}
     four = build(2, hands={0: kit(0, climb(4), equipment(0), equipment(1))}, positions=where,
                  upper_lanes="1")
     four = play(four, {0: climb(4), 1: bid(1, 3)})
@@ -1465,3 +1468,53 @@ def test_a_seat_outside_the_table_may_do_nothing():
         with pytest.raises(IllegalMove) as err:
             G.apply(state, seat, {"type": "choose", "card": 0})
         assert err.value.rule == "sr.turn.wait"
+
+
+# --- knock-ons across a ledge, in every geometry ------------------------------------------
+
+LEDGES = {"lower ledge": 11, "upper ledge": 22}  # the top level of the section below
+
+
+def _drop_through(how: str, ledge: int, lane: int) -> State:
+    """Seat 1 stands just above the ``ledge`` in lane 2, seat 2 just under it in lane 2;
+    seat 1 is sabotaged by seat 0, or takes a Fall card, and ends in ``lane``."""
+    where = {1: (ledge + 1, 2), 2: (ledge, 2)}
+    if how == "sabotage":
+        state = build(3, hands={0: kit(0, sabotage(0))}, positions=where)
+        state = play(state, {0: sabotage(0), 1: bid(1, 4), 2: bid(2, 5)})
+        return allowed(state, 0, {"type": "sabotage", "target": 1, "lane": lane})
+    distance = int(how[-1])
+    state = build(3, offer=fall(distance), positions=where)
+    state = play(state, {0: bid(0, 5), 1: bid(1, 1), 2: bid(2, 4)})
+    return allowed(state, 1, {"type": "fall", "lane": lane})
+
+
+@pytest.mark.parametrize("lane", [1, 2, 3])
+@pytest.mark.parametrize("ledge", list(LEDGES))
+@pytest.mark.parametrize("how", ["sabotage", "fall 2", "fall 3"])
+def test_a_faller_drags_the_climber_under_the_ledge_whatever_its_lane(how, ledge, lane):
+    """sr.knock-on: « Si un pion victime d'un sabotage tombe sur un autre pion, il
+    l'entraîne avec lui »: the climber just under the ledge is in the faller's path, and
+    goes down the same distance, whichever lane the faller chose below the ledge."""
+    top = LEDGES[ledge]
+    after = _drop_through(how, top, lane)
+    distance = 3 if how == "sabotage" else int(how[-1])
+    assert spot(after, 2) == (top - distance, 2)  # dragged straight down
+    assert spot(after, 1)[0] < top + 1 and spot(after, 1)[1] == lane
+    falls = next(e for e in after["previous"]["events"] if e.get("falls"))["falls"]
+    assert [fall["seat"] for fall in falls] == [1, 2]
+
+
+def test_deck_and_played_cards_both_empty_end_the_game():
+    """sr.end.no-cards: with every card in a hand, nothing can be offered: the game ends
+    and the climbers rank by height, those on one level sharing their place."""
+    state = build(3, positions={0: (5, 1), 1: (9, 2), 2: (5, 3)})
+    state = play(state, {0: bid(0, 3), 1: bid(1, 4), 2: bid(2, 5)})
+    # Every card goes to a hand: the deck and the played cards are both empty.
+    state["hands"]["0"] = sorted(state["hands"]["0"] + state["deck"] + state["discard"])
+    state["deck"], state["discard"] = [], []
+    state = play(state, {0: bid(0, 1), 1: bid(1, 2), 2: bid(2, 6)})
+    assert state["phase"] == "over" and G.legal_moves(state, 0) == []
+    result = G.outcome(state)
+    assert result.reason == "no-cards" and result.winners == [1]
+    assert result.ranking == [[1], [0, 2]]

@@ -59,15 +59,17 @@ def blockers(state: State, seat: int, level: int, lane: int) -> list[int]:
             and overlaps(state, level, lane, position(state, other))]
 
 
-def climbs(state: State, seat: int, points: int, equipment: int) -> dict[tuple[int, int], int]:
+def climbs(state: State, seat: int, points: int, equipment: int,
+           pass_min: int = PASS_MIN) -> dict[tuple[int, int], int]:
     """Every place ``seat`` can end a climb of up to ``points`` steps, with the fewest
     equipment cards it needs (at most ``equipment``): {(level, lane): equipment}.
 
     A step goes one level up or one lane sideways (1 point each). Crossing a ledge (onto
     the first level of the next section, in any lane) and reaching the roof need an
     equipment card; so does passing a climber in your lane, straight up through it, which
-    also needs a card of at least 4 points. A climb ends on a free place (or the roof, or
-    where it began); sideways steps never go through a climber.
+    also needs a card of at least ``pass_min`` points (4, ``sr.climb.pass``). A climb ends
+    on a free place (or the roof, or where it began); sideways steps never go through a
+    climber.
     """
     start = position(state, seat)
     top = roof(state)
@@ -90,7 +92,7 @@ def climbs(state: State, seat: int, points: int, equipment: int) -> dict[tuple[i
                     if inside and sideways:
                         continue  # no sideways step in the middle of passing
                     hit = frozenset(blockers(state, seat, to_level, to_lane))
-                    if hit and (sideways or points < PASS_MIN):
+                    if hit and (sideways or points < pass_min):
                         continue
                     state_ = (to_level, to_lane, hit, used + needs + len(hit - inside))
                 if state_[3] > equipment or state_ in seen:
@@ -137,10 +139,32 @@ def drop_lanes(state: State, seat: int, distance: int) -> list[int]:
                   | {straight})
 
 
+def path_lanes(state: State, start: tuple[int, int], target: int, landing_lane: int,
+               level: int) -> set[int]:
+    """The lanes a climber falling from ``start`` to ``target`` passes through on ``level``:
+    its own lane in its own section; below a ledge, the lane straight below it (the same
+    number, or the last lane where there are fewer) and the lane it lands in."""
+    start_level, start_lane = start
+    section = section_of(state, level)
+    if section is None:
+        return set()
+    if section == section_of(state, start_level):
+        return {start_lane}
+    passed = {min(start_lane, lanes(state, section))}
+    if target != GROUND and section == section_of(state, target):
+        passed.add(landing_lane)
+    return passed
+
+
 def drop(state: State, seat: int, distance: int, lane: int) -> list[dict[str, Any]]:
     """Drop ``seat`` by ``distance`` levels into ``lane`` (see drop_lanes), and every climber
-    it falls onto (in its path, judged from where everyone stood before) by the same
-    distance, straight down; each climber falls once, and a faller that would land in a
+    it falls onto by the same distance (each into the lane nearest its own).
+
+    A climber is fallen onto when it stands in the faller's path, judged from where everyone
+    stood before: between the faller's start and its landing, in a lane the faller passes
+    through (``path_lanes``): its own lane above a ledge; below it, the lane straight below
+    and the lane it lands in, whichever lane it chose. This holds at both ledges, for a
+    Sabotage and a Fall alike. Each climber falls once, and a faller that would land in a
     climber it dragged comes to rest on top of it. Changes the positions; returns the falls,
     the first one first: [{"seat", "from", "to"}] with positions as dicts."""
     before = {other: position(state, other) for other in range(state["players"])}
@@ -158,10 +182,8 @@ def drop(state: State, seat: int, distance: int, lane: int) -> list[dict[str, An
         hit = [other for other, (other_level, other_lane) in before.items()
                if other not in falling and other_level != GROUND
                and target - 1 <= other_level <= level - 1
-               and ((other_lane == old_lane
-                     and section_of(state, other_level) == section_of(state, level))
-                    or (target != GROUND and other_lane == landing["lane"]
-                        and section_of(state, other_level) == section_of(state, target)))]
+               and other_lane in path_lanes(state, (level, old_lane), target,
+                                            landing["lane"], other_level)]
         for other in sorted(hit, key=lambda s: -before[s][0]):
             nearest = min(drop_lanes(state, other, distance),
                           key=lambda to: abs(to - before[other][1]))
@@ -173,12 +195,14 @@ def drop(state: State, seat: int, distance: int, lane: int) -> list[dict[str, An
 def _settle(state: State, falls: list[dict[str, Any]]) -> None:
     """Fallers that overlap a climber below them (one that stood across a ledge from them
     and was dragged the same distance) rest on top of it: they move back up, lowest first,
-    until free, never above where they fell from."""
+    until free, never above where they fell from. Only a climber at or below a faller holds
+    it up: the one underneath never moves back up into the one that fell onto it."""
     for fall in sorted(falls, key=lambda f: f["to"]["level"]):
         seat = fall["seat"]
         level, lane = position(state, seat)
         start = (fall["from"]["level"], fall["from"]["lane"])
-        while level != GROUND and blockers(state, seat, level, lane):
+        while level != GROUND and any(position(state, other)[0] <= level
+                                      for other in blockers(state, seat, level, lane)):
             level += 1
             if level >= start[0]:
                 level, lane = start

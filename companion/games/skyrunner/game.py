@@ -149,7 +149,7 @@ class SkyRunner:
         if phase == "turn":
             if seat != state["holder"]:
                 return []
-            return [{"type": "turn", "card": card} for card in rules.deck_kinds(state)]
+            return [{"type": "turn", "card": card} for card in sorted(state["deck"])]
         if phase == "choose":
             return rules.choices(state, seat)
         pending = state["pending"]
@@ -228,14 +228,15 @@ class SkyRunner:
             return None
         winner = state["winner"]
         heights = {seat: building.position(state, seat)[0] for seat in range(state["players"])}
-        ranking = [[winner]]
+        ranking: list[list[int]] = [[winner]] if winner is not None else []
         rest = sorted((s for s in heights if s != winner), key=lambda s: -heights[s])
         for seat in rest:
-            if len(ranking) > 1 and heights[ranking[-1][0]] == heights[seat]:
+            if ranking and ranking[-1][0] != winner and heights[ranking[-1][0]] == heights[seat]:
                 ranking[-1].append(seat)
             else:
                 ranking.append([seat])
-        return Outcome(ranking=ranking, scores=heights, reason="roof")
+        return Outcome(ranking=ranking, scores=heights,
+                       reason="roof" if winner is not None else "no-cards")
 
 
 def _turn(state: State) -> int | None:

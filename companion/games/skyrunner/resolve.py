@@ -54,6 +54,12 @@ def start_round(state: State) -> None:
         state["deck"] = _new_deck(state, state["discard"])
         state["discard"] = []
         _event(state, kind="reshuffled", cards=len(state["deck"]))
+    if state["offer"] is None and not state["deck"]:
+        # Every card is in a hand: nothing can be offered again, and rounds would go on
+        # forever. The highest climber wins (sr.end.no-cards).
+        state["phase"], state["winner"] = "over", None
+        _event(state, kind="no-cards")
+        return
     if state["offer"] is None and state["deck"]:
         if state["options"]["deck"] == "real":
             state["phase"] = "turn"
@@ -70,7 +76,8 @@ def _new_deck(state: State, cards: list[int]) -> list[int]:
 
 
 def turn_card(state: State, seat: int, move: Move) -> None:
-    """Real deck: the holder enters the card they turned."""
+    """Real deck: the holder enters the card they turned (any card of that kind and value
+    still in the deck: alike cards are one and the same to the table)."""
     state["deck"].remove(move["card"])
     state["offer"] = move["card"]
     state["phase"] = "choose"

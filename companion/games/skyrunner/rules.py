@@ -59,7 +59,7 @@ def check(state: State, seat: int, move: Any) -> None:
             raise IllegalMove("sr.turn.wait")
         if kind_ != "turn":
             raise IllegalMove("sr.turn.phase")
-        if move["card"] not in deck_kinds(state):
+        if move["card"] not in state["deck"]:
             raise IllegalMove("sr.deck.not-in-deck")
         return
     if phase == "choose":
@@ -95,15 +95,6 @@ def choices(state: State, seat: int) -> list[Move]:
     chosen = state["choices"][str(seat)]
     return [{"type": "choose", "card": card} for card in sorted(hand)
             if card != chosen and kind(card) in CHOOSABLE and (not fall or kind(card) == "bid")]
-
-
-def deck_kinds(state: State) -> list[int]:
-    """Real deck: one card id for each kind of card still in the deck (same-kind cards are
-    alike, so entering any of them is entering that card)."""
-    seen: dict[tuple[str, Any], int] = {}
-    for card in sorted(state["deck"]):
-        seen.setdefault((CARDS[card]["kind"], CARDS[card]["value"]), card)
-    return sorted(seen.values())
 
 
 def pending_moves(state: State) -> list[Move]:
@@ -164,6 +155,8 @@ def _climb_refusal(state: State, move: Move) -> IllegalMove:
     unlimited = building.climbs(state, seat, points, equipment=99)
     if target in unlimited:
         return IllegalMove("sr.climb.equipment", needs=unlimited[target])
+    if target in building.climbs(state, seat, points, equipment=99, pass_min=0):
+        return IllegalMove("sr.climb.pass")
     wider = building.climbs(state, seat, 99, equipment=99)
     if target in wider:
         return IllegalMove("sr.climb.points", points=points)

@@ -37,6 +37,14 @@ class SkyRunnerHelpers:
     def colour(self, colour: str | None) -> str:
         return self._name("colours", colour)
 
+    def one_per_kind(self, cards: list[int]) -> list[int]:
+        """One card of each kind and value, in order: alike cards are one button when the
+        holder enters the card turned from a real deck (any of them is that card)."""
+        seen: dict[tuple[str, Any], int] = {}
+        for card in cards:
+            seen.setdefault((CARDS[card]["kind"], CARDS[card]["value"]), card)
+        return list(seen.values())
+
     def card_name(self, card: Any) -> str:
         card = self.card(card)
         name = self.kind_name(card["kind"])

@@ -274,6 +274,29 @@ def test_turn_pass_only_with_no_usable_card():
     refused(state, 0, {"type": "pass", "card": dead}, "7h.turn.pass")
 
 
+def test_a_card_of_a_colour_in_heaven_may_be_played_for_nothing_at_any_time():
+    """7h.card.dead: « Sympathy cards for partner pieces which are already in 7th Heaven have
+    no significance »: such a card may be played for nothing even when another card could
+    act (here a Red +2 that seat 0 would rather not play)."""
+    heaven = build()["heaven"]
+    dead, live = num("blue", 3), num("red", 2)
+    state = build(pieces={"blue": heaven}, hands={0: [dead, live]})
+    moves = G.legal_moves(state, 0)
+    assert {"type": "pass", "card": dead} in moves
+    assert {"type": "pass", "card": live} not in moves
+    after = allowed(state, 0, {"type": "pass", "card": dead})
+    assert after["pieces"] == state["pieces"] and dead in after["discard"]
+    assert after["last"]["rules"] == ["7h.card.dead"]
+    refused(state, 0, {"type": "pass", "card": live}, "7h.turn.pass")
+
+
+@pytest.mark.parametrize("seat", [True, False, 1.0, "0", None, -1, 9])
+def test_a_seat_that_is_no_plain_int_is_refused_with_a_clause(seat):
+    state = build(hands={0: [num("red", 3)]})
+    assert G.legal_moves(state, seat) == []
+    refused(state, seat, {"type": "move", "card": num("red", 3), "piece": "red"}, "7h.turn.wait")
+
+
 def test_game_over():
     state = build(hands={0: [num("red", 3)]})
     state["phase"], state["turn"], state["end_reason"] = "over", None, "cards-out"

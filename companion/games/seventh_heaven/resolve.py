@@ -47,7 +47,9 @@ def play_card(state: State, seat: int, move: Move) -> None:
     kind = move["type"]
     queue: list[int] = []
     if kind == "pass":
-        last["rules"].append("7h.turn.pass")
+        colour = card["colour"]
+        dead = colour in state["pieces"] and board.in_heaven(state, colour)
+        last["rules"].append("7h.card.dead" if dead else "7h.turn.pass")
     elif kind == "swap":
         swap(state, seat, card["colour"], move["give"], "7h.swap.effect")
     elif kind == "move":

@@ -10,7 +10,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from companion.games.base import IllegalMove, is_int
+from companion.games.base import IllegalMove, is_int, is_seat
 from companion.games.seventh_heaven import board
 from companion.games.seventh_heaven.data import (
     CARD_COUNT,
@@ -90,7 +90,7 @@ def check(state: State, seat: int, move: Any) -> None:
     if state["phase"] == "over":
         raise IllegalMove("7h.game.over")
     check_shape(move)
-    if seat not in board.deciders(state):
+    if not is_seat(state, seat) or seat not in board.deciders(state):
         raise IllegalMove("7h.turn.wait", seat=seat)
     if move["type"] not in PHASE_TYPES[state["phase"]]:
         raise IllegalMove("7h.turn.phase", type=move["type"], phase=state["phase"])
@@ -143,7 +143,7 @@ def _check_play(state: State, seat: int, move: Move) -> None:
     ):
         raise IllegalMove("7h.first.forward-number", card=card_id)
     if kind == "pass":
-        if any(True for _ in _candidates(state, seat)):
+        if not dead(state, card_id) and any(True for _ in _candidates(state, seat)):
             raise IllegalMove("7h.turn.pass", card=card_id)
         return
     if kind in ("move", "swap") and card["kind"] not in ("number", "arrow"):
@@ -156,6 +156,13 @@ def _check_play(state: State, seat: int, move: Move) -> None:
         check_swap(state, seat, card["colour"], move["give"])
     else:
         _check_special(state, seat, card["special"], move)
+
+
+def dead(state: State, card_id: int) -> bool:
+    """A sympathy card of a colour already in 7th Heaven: it « has no significance », so it
+    may be played for nothing at any time (7h.card.dead)."""
+    colour = CARDS[card_id]["colour"]
+    return colour in COLOURS and board.in_heaven(state, colour)
 
 
 def _check_piece_move(state: State, card: dict[str, Any], piece: str) -> None:
@@ -224,7 +231,7 @@ def _candidates(state: State, seat: int):
 
 def legal(state: State, seat: int) -> list[Move]:
     """Every move ``seat`` may make now (empty if it has nothing to decide)."""
-    if state["phase"] == "over" or seat not in board.deciders(state):
+    if state["phase"] == "over" or not is_seat(state, seat) or seat not in board.deciders(state):
         return []
     if state["phase"] == "event-swap":
         moves = [
@@ -239,6 +246,8 @@ def legal(state: State, seat: int) -> list[Move]:
         count = min(THREE, len(held))
         return [{"type": "discard", "cards": list(cards)} for cards in combinations(held, count)]
     moves = list(_candidates(state, seat))
+    held = sorted(set(board.hand(state, seat)))
     if moves:
-        return moves
-    return [{"type": "pass", "card": card_id} for card_id in sorted(board.hand(state, seat))]
+        return moves + [{"type": "pass", "card": card_id} for card_id in held
+                        if dead(state, card_id)]
+    return [{"type": "pass", "card": card_id} for card_id in held]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.phones import start_table
 
@@ -29,6 +29,7 @@ def test_no_page_asks_for_a_missing_file(browser: Browser, live_server: dict[str
     home.goto(base + "/")
     home.goto(f"{base}/rules/{game}")
     table, screen, phones = start_table(browser, live_server, game, ("Ana", "Ben"), seed=3)
+    expect(screen.locator("text=Start the game")).to_have_count(0)  # the start has loaded
     for page in (screen, *phones):
         record_failures(page, failures)
         page.reload()

@@ -17,7 +17,13 @@ from hypothesis import strategies as st
 from companion.games.base import IllegalMove, clauses
 from companion.games.seventh_heaven import SeventhHeaven
 from companion.games.seventh_heaven.data import CARDS, COLOURS
-from tests.rule_checks import incomplete_clauses, rules_named, untested_clauses
+from tests.rule_checks import (
+    engine_refusals,
+    incomplete_clauses,
+    refusal_clauses,
+    rules_named,
+    untested_clauses,
+)
 
 G = SeventhHeaven()
 ROOT = Path(__file__).resolve().parents[2]
@@ -958,3 +964,102 @@ def test_messages_fill_from_params():
     clause = clauses("seventh-heaven")["7h.move.colour"]
     for lang in ("en", "fr"):
         assert "{" not in clause[lang].format(**err.params)
+
+
+# --- every refusal names its own clause -----------------------------------------------------
+
+# When a move breaks several rules, the one named is the first of (docs/games/
+# seventh-heaven.md, "Which rule a refusal names"): the game is over; the move's shape; no
+# seat, or not this seat's turn; the moment of the turn; the card (in the hand, the opening
+# card, its kind); then what the card does.
+
+
+def _over() -> dict[str, Any]:
+    state = build(hands={0: [num("red", 3)]})
+    state["phase"], state["turn"], state["end_reason"] = "over", None, "cards-out"
+    return state
+
+
+def _disco() -> dict[str, Any]:
+    return G.apply(build(pieces={"red": 1}, hands={0: [num("red", 3)]}), 0,
+                   {"type": "move", "card": num("red", 3), "piece": "red"})
+
+
+def _discarding() -> dict[str, Any]:
+    three = special("three_cards")
+    return G.apply(build(hands={0: [three, 1, 2, 3, 4], 1: [20, 21]}), 0,
+                   {"type": "play", "card": three})
+
+
+REFUSALS: dict[str, Any] = {
+    "7h.game.over": lambda: (_over(), 0, {"type": "move", "card": num("red", 3),
+                                          "piece": "red"}),
+    "7h.move.malformed": lambda: (build(), 0, {"type": "fly"}),
+    "7h.turn.wait": lambda: (build(hands={1: [num("red", 3)]}), 1,
+                             {"type": "move", "card": num("red", 3), "piece": "red"}),
+    "7h.turn.phase": lambda: (build(hands={0: [num("red", 3)]}), 0, {"type": "decline"}),
+    "7h.card.not-in-hand": lambda: (build(hands={0: [num("red", 3)]}), 0,
+                                    {"type": "move", "card": num("blue", 3), "piece": "blue"}),
+    "7h.first.forward-number": lambda: (build(first_card=True,
+                                              hands={0: [num("red", -1), num("blue", 3)]}),
+                                        0, {"type": "move", "card": num("red", -1),
+                                            "piece": "red"}),
+    "7h.card.wrong-kind": lambda: (build(hands={0: [special("heart")]}), 0,
+                                   {"type": "move", "card": special("heart"), "piece": "red"}),
+    "7h.turn.pass": lambda: (build(hands={0: [num("red", -1), num("red", 2)]}), 0,
+                             {"type": "pass", "card": num("red", -1)}),
+    "7h.move.colour": lambda: (build(hands={0: [num("red", 3)]}), 0,
+                               {"type": "move", "card": num("red", 3), "piece": "blue"}),
+    "7h.move.in-heaven": lambda: (build(pieces={"green": 20}, hands={0: [num("white", 1)]}), 0,
+                                  {"type": "move", "card": num("white", 1), "piece": "green"}),
+    "7h.move.backward-limit": lambda: (build(pieces={"red": 1},
+                                             hands={0: [num("red", -2)]}), 0,
+                                       {"type": "move", "card": num("red", -2), "piece": "red"}),
+    "7h.arrow.nothing-ahead": lambda: (build(pieces={"red": 12}, hands={0: [arrow("red")]}), 0,
+                                       {"type": "move", "card": arrow("red"), "piece": "red"}),
+    "7h.swap.coloured-only": lambda: (build(hands={0: [num("white", 3)]}), 0,
+                                      {"type": "swap", "card": num("white", 3), "give": "red"}),
+    "7h.swap.give-own": lambda: (build(2, hands={0: [num("grey", 3)]}), 0,
+                                 {"type": "swap", "card": num("grey", 3), "give": "yellow"}),
+    "7h.swap.already-held": lambda: (build(hands={0: [num("red", 3)]}), 0,
+                                     {"type": "swap", "card": num("red", 3), "give": "red"}),
+    "7h.swap.heaven-fixed": lambda: (build(2, pieces={"red": 20}, hands={0: [num("grey", 3)]}),
+                                     0, {"type": "swap", "card": num("grey", 3), "give": "red"}),
+    "7h.event.disco": lambda: (_disco(), 0, {"type": "decline"}),
+    "7h.mushroom.count": lambda: (build(hands={0: [special("mushroom")]}), 0,
+                                  {"type": "play", "card": special("mushroom"), "count": 5}),
+    "7h.three-cards.discard": lambda: (_discarding(), 0, {"type": "discard", "cards": [1, 2]}),
+    "7h.foot.steps": lambda: (build(pieces={"blue": 9}, hands={0: [special("foot")]}), 0,
+                              {"type": "play", "card": special("foot"), "piece": "blue",
+                               "steps": 4}),
+    "7h.foot.first-piece": lambda: (build(pieces={"blue": 9, "green": 3},
+                                          hands={0: [special("foot")]}), 0,
+                                    {"type": "play", "card": special("foot"), "piece": "green",
+                                     "steps": 1}),
+    "7h.finger.own-piece": lambda: (build(2, pieces={"red": 3, "grey": 9},
+                                          hands={0: [special("finger")]}), 0,
+                                    {"type": "play", "card": special("finger"),
+                                     "piece": "grey"}),
+}
+
+
+@pytest.mark.parametrize("rule", sorted(REFUSALS))
+def test_each_refusal_clause_is_the_one_named(rule):
+    state, seat, move = REFUSALS[rule]()
+    refused(state, seat, move, rule)
+
+
+def test_every_refusal_clause_has_its_example():
+    assert set(REFUSALS) == refusal_clauses(G.id)
+    assert engine_refusals(ENGINE) <= refusal_clauses(G.id)
+
+
+def test_where_two_rules_collide_the_first_in_the_order_is_named():
+    refused(_over(), 5, {"type": "fly"}, "7h.game.over")
+    refused(build(hands={1: [num("red", 3)]}), 1, {"type": "fly"}, "7h.move.malformed")
+    # Not in hand and the wrong colour: the card comes first.
+    refused(build(hands={0: [num("red", 3)]}), 0,
+            {"type": "move", "card": num("blue", 3), "piece": "red"}, "7h.card.not-in-hand")
+    # The opening card before what the card would do.
+    refused(build(first_card=True, hands={0: [num("red", -2), num("blue", 3)]}), 0,
+            {"type": "move", "card": num("red", -2), "piece": "red"}, "7h.first.forward-number")

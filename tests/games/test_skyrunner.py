@@ -29,7 +29,9 @@ from companion.games.skyrunner.data import (
 )
 from tests.rule_checks import (
     RuleChecks,
+    engine_refusals,
     incomplete_clauses,
+    refusal_clauses,
     rules_named,
     snapshot,
     untested_clauses,
@@ -1518,3 +1520,77 @@ def test_deck_and_played_cards_both_empty_end_the_game():
     result = G.outcome(state)
     assert result.reason == "no-cards" and result.winners == [1]
     assert result.ranking == [[1], [0, 2]]
+
+
+# --- every refusal names its own clause -----------------------------------------------------
+
+# When a move breaks several rules, the one named is the first of (docs/games/skyrunner.md,
+# "Which rule a refusal names"): the game is over; no seat of this table; the move's shape;
+# not this seat's decision; the moment of the round; then the card or the place.
+
+
+def _over() -> State:
+    state = build(3)
+    state["phase"], state["winner"] = "over", 0
+    return state
+
+
+def _climbing(card: int, where: tuple[int, int] = (5, 2)) -> State:
+    return play(build(hands={0: kit(0, card)}, positions={0: where}),
+                {0: card, **bidding(4, 0)})
+
+
+def _three_lanes_sabotage() -> State:
+    state = build(3, hands={1: kit(1, sabotage(0))}, positions={0: (8, 2)})
+    return play(state, {0: bid(0, 2), 1: sabotage(0), 2: bid(2, 3)})
+
+
+def _passing_with_three() -> State:
+    three = build(2, hands={0: kit(0, climb(3), equipment(0), equipment(1))},
+                  positions={0: (31, 1), 1: (33, 1)}, upper_lanes="1")
+    return at_climb(three, 0, climb(3))
+
+
+def _real_deck_without_lost_equipment() -> State:
+    state = G.setup(2, {"deck": "real"}, 3)
+    state["deck"].remove(lost(0))
+    state["deck"].remove(lost(1))
+    state["discard"] += [lost(0), lost(1)]
+    return state
+
+
+REFUSALS: dict[str, Any] = {
+    "sr.game.over": lambda: (_over(), 0, choose(bid(0, 4))),
+    "sr.move.malformed": lambda: (build(3), 0, {"type": "fly"}),
+    "sr.turn.wait": lambda: (G.setup(2, {"deck": "real", "first_seat": 1}, 3), 0,
+                             {"type": "turn", "card": climb(5)}),
+    "sr.turn.phase": lambda: (build(3), 0, {"type": "turn", "card": equipment(5)}),
+    "sr.choose.not-in-hand": lambda: (build(3), 0, choose(bid(1, 3))),
+    "sr.choose.same": lambda: (allowed(build(3), 0, choose(bid(0, 4))), 0, choose(bid(0, 4))),
+    "sr.fall.bid-only": lambda: (build(3, offer=fall(2), hands={0: kit(0, climb(3))}), 0,
+                                 choose(climb(3))),
+    "sr.equipment.with-climb": lambda: (build(2, hands={0: kit(0, climb(2), equipment())},
+                                              positions={0: (11, 2)}), 0, choose(equipment())),
+    "sr.deck.not-in-deck": lambda: (_real_deck_without_lost_equipment(), 0,
+                                    {"type": "turn", "card": lost(0)}),
+    "sr.target.opponent": lambda: (_three_lanes_sabotage(), 1,
+                                   {"type": "sabotage", "target": 1, "lane": 2}),
+    "sr.drop.lane": lambda: (_three_lanes_sabotage(), 1,
+                             {"type": "sabotage", "target": 0, "lane": 9}),
+    "sr.climb.points": lambda: (_climbing(climb(2)), 0, up(8, 2)),
+    "sr.climb.equipment": lambda: (_climbing(climb(3), (10, 1)), 0, up(12, 1)),
+    "sr.climb.pass": lambda: (_passing_with_three(), 0, up(ROOF, 0)),
+    "sr.climb.blocked": lambda: (at_climb(build(3, hands={0: kit(0, climb(3))}), 0, climb(3)),
+                                 0, up(1, 4)),
+}
+
+
+@pytest.mark.parametrize("rule", sorted(REFUSALS))
+def test_each_refusal_clause_is_the_one_named(rule):
+    state, seat, move = REFUSALS[rule]()
+    refused(state, seat, move, rule)
+
+
+def test_every_refusal_clause_has_its_example():
+    assert set(REFUSALS) == refusal_clauses(GAME)
+    assert engine_refusals(ENGINE) <= refusal_clauses(GAME)

@@ -1063,3 +1063,29 @@ def test_where_two_rules_collide_the_first_in_the_order_is_named():
     # The opening card before what the card would do.
     refused(build(first_card=True, hands={0: [num("red", -2), num("blue", 3)]}), 0,
             {"type": "move", "card": num("red", -2), "piece": "red"}, "7h.first.forward-number")
+
+
+# --- effects: what the rules did, each with its clause -------------------------------------
+
+
+def test_every_effect_of_a_move_names_its_clause():
+    """The Montmartre event, a partner swap decided at a swap event, an arrival in 7th Heaven
+    and a special card's own rule each come with the move that caused them."""
+    montmartre = _moved(build(pieces={"red": 3}, hands={0: [num("red", 3)]}), 0,
+                        num("red", 3), "red")
+    assert montmartre["effects"] == [{"space": 6, "rule": "7h.event.montmartre",
+                                      "pieces": ["red"], "to": 9}]
+    waiting = _moved(build(pieces={"red": 1}, hands={0: [num("red", 3)]}), 0,
+                     num("red", 3), "red")
+    assert waiting["effects"] == [{"space": 4, "rule": waiting["pending"]["rule"]}]
+    swapped = allowed(waiting, 0, {"type": "event-swap", "take": "pink", "give": "red"})
+    assert swapped["effects"] == [{"seat": 0, "take": "pink", "give": "red", "from": None,
+                                   "rule": waiting["pending"]["rule"]}]
+    arrived = _moved(build(pieces={"red": 18}, hands={0: [num("red", 3)]}), 0,
+                     num("red", 3), "red")
+    assert {"piece": "red", "seat": 0, "rule": "7h.end.heaven"} in arrived["effects"]
+    pepper = allowed(build(hands={0: [special("pepper")]}), 0,
+                     {"type": "play", "card": special("pepper")})
+    assert {"rule": "7h.pepper"} in pepper["effects"]
+    plain = _moved(build(hands={0: [num("red", 1)]}), 0, num("red", 1), "red")
+    assert plain["effects"] == []

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import IllegalMove
+from companion.games.base import IllegalMove, clauses
 from companion.games.seventh_heaven import SeventhHeaven
 
 G = SeventhHeaven()
@@ -78,6 +78,10 @@ def play_out(data: st.DataObject, players: int) -> None:
         assert json.loads(json.dumps(after)) == after
         check_cards(after)
         check_views(after)
+        catalogue = clauses(G.id)
+        for effect in after["effects"]:  # each names its clause, and holds no card id
+            assert effect["rule"] in catalogue, effect
+            assert not {"card", "cards"} & set(effect), effect
         assert G.redact_move(state, seat, move, seat) == move
         if move["type"] == "discard":
             hidden = G.redact_move(state, seat, move, None)

@@ -156,6 +156,7 @@ class SeventhHeaven:
                 "places": [],
                 "end_reason": None,
                 "last": None,
+                "effects": [],
             }
         )
         state["turn"] = self._first_player(state, first_seat)
@@ -187,6 +188,7 @@ class SeventhHeaven:
             resolve.discard(new, seat, move)
         else:
             resolve.play_card(new, seat, move)
+        new["effects"] = _effects(state["last"], new["last"], state["phase"] == "play")
         return new
 
     def can_undo(self, before: State, seat: int, move: Move, after: State) -> bool:
@@ -239,6 +241,25 @@ class SeventhHeaven:
         if state["phase"] != "over":
             return None
         return _outcome(state)
+
+
+def _effects(before: dict[str, Any] | None, after: dict[str, Any] | None,
+             new_turn: bool) -> list[dict[str, Any]]:
+    """What this move caused, each with its clause: what the turn's public account
+    (``last``) gained. A card played starts a new account; a partner swap or discards
+    decided later add to it. Everything in ``last`` is public (no card of a hand)."""
+    if after is None:
+        return []
+    old = {} if new_turn or before is None else before
+
+    def added(key: str) -> list[Any]:
+        return after[key][len(old.get(key, [])):]
+
+    effects: list[dict[str, Any]] = [dict(event) for event in added("events")]
+    effects += [dict(swap) for swap in added("swaps")]
+    effects += [dict(arrival) for arrival in added("arrivals")]
+    effects += [{"rule": rule} for rule in added("rules")]
+    return effects
 
 
 def _public_pending(state: State) -> dict[str, Any] | None:

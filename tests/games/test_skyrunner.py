@@ -1505,6 +1505,9 @@ def test_a_faller_drags_the_climber_under_the_ledge_whatever_its_lane(how, ledge
     assert spot(after, 1)[0] < top + 1 and spot(after, 1)[1] == lane
     falls = next(e for e in after["previous"]["events"] if e.get("falls"))["falls"]
     assert [fall["seat"] for fall in falls] == [1, 2]
+    rules = [effect["rule"] for effect in after["effects"]]
+    assert ("sr.sabotage" if how == "sabotage" else "sr.fall.lowest") in rules
+    assert {"rule": "sr.knock-on", "seats": [2]} in after["effects"]
 
 
 def test_deck_and_played_cards_both_empty_end_the_game():

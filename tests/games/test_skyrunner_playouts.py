@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import IllegalMove
+from companion.games.base import IllegalMove, clauses
 from companion.games.skyrunner import SkyRunner, building
 from companion.games.skyrunner.data import CARD_COUNT, CARDS
 
@@ -166,6 +166,8 @@ def play_out(data: st.DataObject, players: int, deck: str) -> None:
         assert json.loads(json.dumps(after)) == after
         check_cards(after)
         check_positions(after)
+        for effect in after["effects"]:  # each names its clause
+            assert effect["rule"] in clauses(G.id), effect
         check_views(after)
         assert G.redact_move(state, seat, move, seat) == move
         for viewer in [None, *range(players)]:

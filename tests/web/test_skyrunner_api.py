@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from companion.games.skyrunner.data import CARDS
@@ -135,3 +136,25 @@ def test_options_reach_the_building(client):
                                            "options": {"upper_lanes": "7"}})
     assert bad.status_code == 422
     assert bad.get_json()["error"]["rule"] == "table.bad-option"
+
+
+def test_what_the_cards_did_shows_in_the_log_with_a_why_line(client):
+    table = ApiTable(client, game=GAME, players=3, seed=4).join_all()
+    table.start(first_seat=0)
+    rng = random.Random(1)
+    rules: set[str] = set()
+    for _ in range(200):
+        for seat in range(3):  # each seat chooses once a round, then the round resolves
+            view, moves = table.view(seat)["view"], table.moves(seat)
+            if moves and not (view["phase"] == "choose" and view.get("choice")):
+                assert table.post_move(seat, rng.choice(moves)).status_code == 200
+                break
+        entries = client.get(f"/api/tables/{table.code}/log").get_json()["entries"]
+        rules = {effect["rule"] for entry in entries for effect in entry.get("effects", [])}
+        if "sr.climb.move" in rules:
+            break
+    assert "sr.climb.move" in rules and "sr.round.reveal" in rules
+    client.set_cookie(f"seat_{table.code}", table.tokens[2])
+    for page in (client.get(f"/t/{table.code}/play"), client.get(f"/t/{table.code}/screen")):
+        log = page.get_data(as_text=True).split('id="log"', 1)[1]
+        assert 'href="/rules/skyrunner#sr.climb.move"' in log and "Why: " in log

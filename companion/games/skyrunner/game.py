@@ -135,6 +135,7 @@ class SkyRunner:
             "phase": "choose",
             "positions": {seat: {"level": building.GROUND, "lane": 0} for seat in seats},
             "previous": None,
+            "effects": [],
             "winner": None,
             "revealed": False,
         })
@@ -160,7 +161,7 @@ class SkyRunner:
     def apply(self, state: State, seat: int, move: Move) -> State:
         rules.check(state, seat, move)
         new = copy_state(state)
-        new["revealed"] = False
+        new["revealed"], new["effects"] = False, []
         resolve.CARRY_OUT[move["type"]](new, seat, move)
         return new
 

@@ -31,8 +31,31 @@ def _hand(state: State, seat: int) -> list[int]:
     return state["hands"][str(seat)]
 
 
+#: Event fields that name a card (or, for "cards", a list of cards).
+CARD_FIELDS = ("card", "cards", "discarded", "by")
+
+#: The clause behind each kind of event: a move's effects carry it (``state["effects"]``).
+EVENT_RULES = {
+    "returned": "sr.bid.used", "reshuffled": "sr.deck.reshuffle", "won": "sr.round.reveal",
+    "stuck": "sr.climb.blocked", "climb": "sr.climb.move", "fall": "sr.fall.lowest",
+    "sabotage": "sr.sabotage", "ground": "sr.ground", "waits": "sr.ground",
+    "lost": "sr.lost", "kept": "sr.won.use-or-keep", "taken": "sr.lost",
+    "surprise": "sr.surprise.takes", "no-cards": "sr.end.no-cards",
+}
+
+
 def _event(state: State, **event: Any) -> None:
+    """Adds to the round's public account, and to this move's effects with its clause (a
+    fall that drags others adds the knock-on too). Every event is public: the cards it
+    names were revealed or shown to the table."""
     state["events"].append(event)
+    # The log keeps effects for the whole game: they name no card (the round's account
+    # above does, while the round is on the table).
+    effect = {key: value for key, value in event.items() if key not in CARD_FIELDS}
+    state["effects"].append({"rule": EVENT_RULES[event["kind"]], **effect})
+    if len(event.get("falls", [])) > 1:
+        state["effects"].append({"rule": "sr.knock-on",
+                                 "seats": [fall["seat"] for fall in event["falls"][1:]]})
 
 
 # --- the start of a round -------------------------------------------------------------

@@ -605,7 +605,7 @@ def test_figure_colour_cannot_cross():
     red cube beyond (the way round by the table needs a ladder it does not name)."""
     state = table(2, (("C1", 0, 0, "grey"), ("C2", 2, 0, "yellow"), ("C3", 4, 0, "red")),
                   figures={0: "1,0"})
-    refused(state, 0, walk("4,0"), "cl.figure.reach")
+    refused(state, 0, walk("4,0"), "cl.figure.colour")  # the yellow top in the way
     state["blocks"]["C2"]["top"] = "grey"
     allowed(state, 0, walk("4,0"))
 
@@ -628,7 +628,7 @@ def test_figure_one_per_square_cannot_cross():
     state = table(5, (("C1", 0, 0, "yellow"), ("C2", 2, 0, "yellow"), ("C3", 4, 0, "yellow"),
                       ("H9", 0, 0, "grey"), ("H10", 2, 0, "grey"), ("H11", 4, 0, "grey")),
                   figures={0: "0,0", 1: "2,0", 2: "3,0", 3: "2,1", 4: "3,1"})
-    refused(state, 0, walk("4,0"), "cl.figure.reach")
+    refused(state, 0, walk("4,0"), "cl.figure.one-per-square")  # on the bridge
     assert allowed(state, 0, walk("4,0", "long"))["ladders"]["0"] == ["short"]
     state["figures"]["3"] = state["figures"]["4"] = None  # the north row is free
     allowed(state, 0, walk("4,0"))
@@ -708,7 +708,7 @@ def test_figure_higher_a_ladder_may_spare_the_dip():
     assert dipped["start"]["dipped"]
     assert not allowed(state, 0, walk("4,0", "short"))["start"]["dipped"]
     after = allowed(state, 0, PASS)
-    refused(after, 0, walk("4,0"), "cl.figure.reach")  # not so: only with a ladder
+    refused(after, 0, walk("4,0"), "cl.figure.higher")  # that way dips: only a ladder spares it
     after = allowed(after, 0, walk("4,0", "short"))
     assert after["ladders"]["0"] == ["long"]
     allowed(after, 0, END)
@@ -738,7 +738,7 @@ def test_figure_reach():
     on = table(2, (("C1", 0, 0, "grey"),), figures={0: "0,0"})
     refused(on, 0, walk("0,0"), "cl.figure.reach")
     off = table(2, (("C1", 0, 0, "grey"),))
-    refused(off, 0, walk("1,1"), "cl.figure.reach")  # a step of 2 without a ladder
+    refused(off, 0, walk("1,1"), "cl.figure.step")  # a step of 2 without a ladder
     allowed(off, 0, walk("1,1", "short"))
 
 
@@ -748,7 +748,7 @@ def test_figure_stone():
                   figures={0: "1,0"})
     state["blocked"] = {"1": "C2"}
     refused(state, 0, walk("2,0"), "cl.figure.stone")
-    refused(state, 0, walk("4,0"), "cl.figure.reach")  # across C2 (or down and a ladder)
+    refused(state, 0, walk("4,0"), "cl.figure.stone")  # across C2 (or down and a ladder)
     allowed(state, 0, walk("4,0", "short"))
     state["blocked"] = {}
     allowed(state, 0, walk("4,0"))
@@ -807,7 +807,7 @@ def test_ladder_chain():
     steps = table(2, (("F1", 0, 0, "grey"), ("C1", 2, 0, "grey")))
     after = allowed(steps, 0, walk("0,0", "short+long"))
     assert height(after, 0) == 6 and after["ladders"]["0"] == []
-    refused(steps, 0, walk("0,0", "long"), "cl.figure.reach")  # needs both: 2 then 4
+    refused(steps, 0, walk("0,0", "long"), "cl.ladder.once")  # the long one twice: 2 then 4
 
 
 # --- the blocking stone -------------------------------------------------------------------
@@ -857,7 +857,7 @@ def test_stone_blocks_until_the_owners_next_turn():
     state = play(state, 0, PASS, stone("C2"))
     assert state["turn"] == 1
     refused(state, 1, walk("2,0"), "cl.figure.stone")
-    refused(state, 1, walk("4,0"), "cl.figure.reach")
+    refused(state, 1, walk("4,0"), "cl.figure.stone")
     refused(state, 1, block("C2", 0, 0, "grey"), "cl.block.stone")
     refused(state, 1, block("C4", 2, 0, "grey"), "cl.build.stone")
     state = play(state, 1, PASS, END)
@@ -1046,3 +1046,35 @@ def test_messages_fill_from_params():
         for lang in ("en", "fr"):
             text = catalogue[rule][lang].format(**err.params)
             assert "{" not in text and "}" not in text, (rule, text)
+
+
+# --- the table round the tower, and pits walled in by blocks -------------------------------
+
+#: Eight grey cubes round a bare 2 × 2 pit at 2..3, 2..3.
+RING = tuple((f"C{n + 1}", x, y, "grey") for n, (x, y) in enumerate(
+    [(0, 0), (2, 0), (4, 0), (0, 2), (4, 2), (0, 4), (2, 4), (4, 4)]))
+
+
+def test_a_pit_walled_in_by_blocks_is_reached_only_over_them():
+    """Figures on the table move « autour de la construction »: bare table squares join only
+    side by side, so a pit walled in by cubes is no part of the table round the tower. A
+    figure reaches it over the cubes, and leaves it the same way."""
+    state = table(2, RING)
+    assert Tower(state["blocks"]).pits() == {(2, 2), (3, 2), (2, 3), (3, 3)}
+    pit_moves = {m["ladders"] for m in G.legal_moves(state, 0) if m.get("to") == "2,2"}
+    assert pit_moves == {"short", "long"}  # up the ring with a ladder, then down
+    refused(state, 0, walk("2,2"), "cl.figure.step")  # a free step climbs at most 1
+    inside = allowed(state, 0, walk("2,2", "short"))
+    assert inside["figures"]["0"] == "2,2" and height(inside, 0) == 0
+    state["figures"]["0"] = "2,2"
+    state["ladders"]["0"] = []
+    assert {m["to"] for m in G.legal_moves(state, 0) if m["type"] == "walk"} == {
+        "3,2", "2,3", "3,3"}  # only within the pit
+    refused(state, 0, walk("table"), "cl.figure.step")
+
+
+def test_the_short_ladder_used_twice_names_the_once_rule():
+    """cl.ladder.once: two climbs of 2 with the short ladder alone: it is used once."""
+    steps = table(2, (("C1", 0, 0, "grey"), ("C2", 2, 0, "grey"), ("C3", 2, 0, "grey")))
+    refused(steps, 0, walk("2,0", "short"), "cl.ladder.once")
+    allowed(steps, 0, walk("2,0", "long"))  # one climb of 4 from the table

@@ -160,10 +160,41 @@ class Tower:
             return any(min(heights) >= h for heights in sides.values())
         return any(height > 0 for heights in sides.values() for height in heights)
 
+    def outer_table(self) -> set[Square]:
+        """The bare table squares joined to the table around the tower, side by side, within
+        the tower's bounds grown by one square: figures on the table walk « autour de la
+        construction », never through a block."""
+        if not self.top:
+            return set()
+        x0, y0, x1, y1 = self.bounds()
+        inside = {(x, y) for x in range(x0 - 1, x1 + 2) for y in range(y0 - 1, y1 + 2)}
+        start = (x0 - 1, y0 - 1)
+        outer = {start}
+        stack = [start]
+        while stack:
+            x, y = stack.pop()
+            for dx, dy in SIDES:
+                square = (x + dx, y + dy)
+                if square in inside and square not in self.top and square not in outer:
+                    outer.add(square)
+                    stack.append(square)
+        return outer
+
+    def pits(self) -> set[Square]:
+        """Bare table squares walled in by blocks: a figure reaches them only over blocks."""
+        if not self.top:
+            return set()
+        x0, y0, x1, y1 = self.bounds()
+        outer = self.outer_table()
+        return {(x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)
+                if (x, y) not in self.top and (x, y) not in outer}
+
     def edge_squares(self) -> set[Square]:
-        """Block squares a figure on the table can step onto: beside a bare table square."""
+        """Block squares a figure on the table around the tower can step onto: beside a bare
+        table square of that table (not beside a pit)."""
+        outer = self.outer_table()
         return {square for square in self.top
-                if any((square[0] + dx, square[1] + dy) not in self.top for dx, dy in SIDES)}
+                if any((square[0] + dx, square[1] + dy) in outer for dx, dy in SIDES)}
 
 
 def hidden(tower: Tower, block_id: str) -> bool:
@@ -247,32 +278,56 @@ class Walker:
     ``colour`` is the figure's; ``others`` the squares other figures stand on; ``barred`` the
     blocks a blocking stone bars; ``ladders`` the mask of ladders the player still has;
     ``start_height`` the height the figure began its turn at, and ``dipped`` whether it has
-    already been lower than that this turn; ``never_down`` forbids any step down.
+    already been lower than that this turn; ``never_down`` forbids any step down. ``named``
+    restricts the walk to the ladders a player named (None: any they have).
+
+    The table around the tower is one place (``TABLE``); a pit walled in by blocks is bare
+    table too, but each of its squares is a place of its own, joined only to its neighbours.
+    While it searches, the walker notes in ``refused`` why each place it tried to step onto
+    was refused: the first rule that stopped the nearest attempt.
     """
 
     def __init__(self, tower: Tower, colour: str, others: Iterable[Square],
                  barred: Iterable[str], ladders: int, start_height: int, dipped: bool,
-                 never_down: bool) -> None:
+                 never_down: bool, named: int | None = None) -> None:
         self.tower = tower
         self.colour = colour
         self.others = set(others)
         self.barred = set(barred)
-        self.ladders = ladders
+        self.held = ladders
+        self.named = named
+        self.ladders = ladders if named is None else ladders & named
         self.start_height = start_height
         self.dipped = dipped
         self.never_down = never_down
         self.edges = tower.edge_squares()
+        self.pits = tower.pits()
+        self.refused: dict[Node, str] = {}
+        #: Where each refused place was first tried from (the table is a detour).
+        self.tried_from: dict[Node, Node] = {}
 
     def height(self, node: Node) -> int:
         return 0 if node == TABLE else self.tower.height(node)  # type: ignore[arg-type]
 
     def may_stand(self, node: Node) -> bool:
+        return self.stand_refusal(node) is None
+
+    def stand_refusal(self, node: Node) -> str | None:
+        """The clause that keeps the figure off ``node``, or None when it may stand there."""
         if node == TABLE:
-            return True
+            return None
         square: Square = node  # type: ignore[assignment]
-        if square in self.others or self.tower.block_at(square) in self.barred:
-            return False
-        return self.tower.colour(square) in (self.colour, GREY)
+        if square in self.others:
+            return "cl.figure.one-per-square"
+        if self.tower.block_at(square) in self.barred:
+            return "cl.figure.stone"
+        if self.tower.colour(square) not in (self.colour, GREY):
+            return "cl.figure.colour"
+        return None
+
+    def places(self) -> set[Node]:
+        """Every place a figure may be named at: a block's top, a pit, or the table."""
+        return {TABLE, *self.tower.top, *self.pits}
 
     def neighbours(self, node: Node) -> Iterator[Node]:
         if node == TABLE:
@@ -281,10 +336,78 @@ class Walker:
         x, y = node  # type: ignore[misc]
         for dx, dy in SIDES:
             square = (x + dx, y + dy)
-            if square in self.tower.top:
+            if square in self.tower.top or square in self.pits:
                 yield square
         if node in self.edges:
             yield TABLE
+
+    def _ladder_refusal(self, need: int, used: int, rise: int) -> str:
+        """Why the ladder set ``need`` cannot climb this step now."""
+        if need & used:
+            return "cl.ladder.once"  # already climbed on this walk
+        if not self.named:
+            return "cl.figure.step"  # no ladder named: a free step climbs at most 1
+        if need & ~self.held:
+            return "cl.ladder.once"  # spent before
+        if need == LADDER_BITS["long"] and self.named & LADDER_BITS["short"]:
+            return "cl.ladder.short"  # the short ladder climbs a step of 2 only
+        return "cl.figure.reach"  # a ladder held but not named for this walk
+
+    def _refuse(self, place: Node, why: str, source: Node) -> None:
+        """Note the first refusal of a place, a try from the tower before one from the
+        table."""
+        if place not in self.refused or (self.tried_from[place] == TABLE and source != TABLE):
+            self.refused[place] = why
+            self.tried_from[place] = source
+
+    def _only_by_a_corner(self, target: Square) -> bool:
+        """Whether the squares the figure may stand on that join the target side by side
+        (whatever their heights) touch the table and every other such square only by a
+        corner: the rulebook's diagonal step."""
+        places = self.tower.top.keys() | self.pits
+        island, stack = {target}, [target]
+        while stack:
+            x, y = stack.pop()
+            for dx, dy in SIDES:
+                square = (x + dx, y + dy)
+                if square in places and square not in island and \
+                        self.stand_refusal(square) is None:
+                    island.add(square)
+                    stack.append(square)
+        if island & self.edges:
+            return False
+        return any((x + dx, y + dy) in places and (x + dx, y + dy) not in island
+                   and self.stand_refusal((x + dx, y + dy)) is None
+                   for x, y in island for dx in (-1, 1) for dy in (-1, 1))
+
+    def why_not(self, start: Node, target: Node) -> str:
+        """The first rule that stops the nearest attempt to reach ``target``, in this order:
+        the target refused from a square next to it; a target the figure could touch only by
+        a corner (the rulebook's diagonal step); the refused square of the tower nearest to it (a
+        colour, a stone, a figure or a height in the way); the target refused from the
+        table round the tower (a detour); else it is simply out of reach."""
+        self._explore(start)  # fills ``refused``
+        if target in self.refused and self.tried_from[target] != TABLE:
+            return self.refused[target]
+        others = [node for node in self.refused if node not in (TABLE, target)]
+        if target == TABLE:  # the first place in the way, in the order the search met them
+            return self.refused[others[0]] if others else "cl.figure.reach"
+        tx, ty = target  # type: ignore[misc]
+
+        def distance(node: Node) -> int:
+            x, y = node  # type: ignore[misc]
+            return abs(x - tx) + abs(y - ty)
+
+        if self._only_by_a_corner(target):  # type: ignore[arg-type]
+            return "cl.figure.diagonal"
+        in_tower = [node for node in others if self.tried_from[node] != TABLE]
+        if in_tower:
+            return self.refused[min(in_tower, key=lambda node: (distance(node), node))]
+        if target in self.refused:
+            return self.refused[target]
+        if others:  # tried only from the table round the tower
+            return self.refused[min(others, key=lambda node: (distance(node), node))]
+        return "cl.figure.reach"
 
     def reach(self, start: Node) -> dict[Node, list[tuple[int, bool]]]:
         """Every place the figure can end this walk at, with the ladder sets (masks) that
@@ -321,19 +444,30 @@ class Walker:
             node, used, dipped = state
             here = self.height(node)
             for step in self.neighbours(node):
-                if not self.may_stand(step):
-                    continue
+                why = self.stand_refusal(step)
                 rise = self.height(step) - here
-                if rise < 0 and self.never_down:
+                if why is None and rise < 0 and self.never_down:
+                    why = "cl.figure.never-down"
+                needs = climb_needs(rise)
+                if why is None and not needs:  # higher than any one ladder climbs
+                    why = ("cl.ladder.long" if rise > max(LONG_LADDER) + max(SHORT_LADDER)
+                           else "cl.ladder.chain")
+                if why is not None:
+                    self._refuse(step, why, node)
                     continue
                 low = dipped or self.height(step) < self.start_height
-                for need in climb_needs(rise):
+                refusals = []
+                for need in needs:
                     if need & used or need & ~self.ladders:
+                        refusals.append(self._ladder_refusal(need, used, rise))
                         continue
                     following = (step, used | need, low)
                     if following not in came_from:
                         came_from[following] = state
                         queue.append(following)
+                if len(refusals) == len(needs):
+                    once = "cl.ladder.once" in refusals
+                    self._refuse(step, "cl.ladder.once" if once else refusals[0], node)
         return came_from
 
 

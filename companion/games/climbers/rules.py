@@ -17,7 +17,6 @@ from companion.games.climbers.data import ALL_COLOURS, BLOCKS, COLOURS, FOUNDATI
 from companion.games.climbers.geometry import (
     LADDER_BITS,
     TABLE,
-    Node,
     Placed,
     Tower,
     Walker,
@@ -100,14 +99,15 @@ def whole_face(state: State) -> bool:
     return state["options"]["contact"] == "face"
 
 
-def walker(state: State, seat: int, built: Tower | None = None) -> Walker:
+def walker(state: State, seat: int, built: Tower | None = None,
+           named: int | None = None) -> Walker:
     built = built or tower(state)
     others = [figure_node(place) for s, place in state["figures"].items()
               if s != str(seat) and place is not None]
     ladders = sum(LADDER_BITS[name] for name in state["ladders"][str(seat)])
     return Walker(built, COLOURS[seat], others, barred(state), ladders,
                   state["start"]["height"], state["start"]["dipped"],
-                  state["options"]["descent"] == "never")
+                  state["options"]["descent"] == "never", named)
 
 
 def may_end(state: State, height: int, dipped: bool) -> bool:
@@ -257,80 +257,42 @@ def _check_stone(state: State, seat: int, block_id: str) -> None:
 
 
 def check_walk(state: State, seat: int, move: Move) -> Walk:
+    """The walk the player describes: to ``to`` with exactly the ladders named. One search,
+    with those ladders only, finds the ways there or notes the first rule that stops the
+    nearest attempt (``Walker.why_not``)."""
     start = figure_node(state["figures"][str(seat)])
     target = parse_node(move["to"])
     mask = ladder_mask(move["ladders"])
     assert target is not None and mask is not None
     built = tower(state)
-    if target != TABLE and target not in built.top:
+    everyone = walker(state, seat, built)
+    if target not in everyone.places():
         raise _malformed("to must be a square of the tower, or \"table\"")
     if target == start:
         raise IllegalMove("cl.figure.reach")
-    walking = walker(state, seat, built)
-    if target != TABLE:
-        if target in walking.others:
-            raise IllegalMove("cl.figure.one-per-square")
-        if built.block_at(target) in walking.barred:  # type: ignore[arg-type]
-            raise IllegalMove("cl.figure.stone")
-        if not walking.may_stand(target):
-            raise IllegalMove("cl.figure.colour")
+    refusal = everyone.stand_refusal(target)
+    if refusal is not None:
+        raise IllegalMove(refusal)
+    if mask & ~everyone.held:
+        raise IllegalMove("cl.ladder.once")  # a ladder already spent
+    walking = walker(state, seat, built, named=mask)
     ways = walking.reach(start).get(target, [])
     if state["step"] == "after":
-        ways = [(used, dipped) for used, dipped in ways
-                if may_end(state, walking.height(target), dipped)]
+        ending = [(used, dipped) for used, dipped in ways
+                  if may_end(state, walking.height(target), dipped)]
+        if ways and not ending:
+            raise IllegalMove("cl.figure.higher")
+        ways = ending
     for used, dipped in ways:
         if used == mask:
             climbs = [(node_name(foot), node_name(top), ladder_names(ladder))
                       for foot, top, ladder in walking.ladder_steps(start, target, used, dipped)]
             return Walk(None if target == TABLE else node_name(target), used, dipped, climbs)
-    raise IllegalMove(_why_not(state, walking, start, target, mask, bool(ways)))
-
-
-def _why_not(state: State, walking: Walker, start: Node, target: Node, mask: int,
-             reachable: bool) -> str:
-    """The clause that best explains why the figure cannot walk to ``target`` so."""
-    if reachable:
-        return "cl.ladder.short" if mask == LADDER_BITS["short"] else "cl.figure.reach"
-    free = Walker(walking.tower, walking.colour, walking.others, walking.barred, 3,
-                  walking.start_height, walking.dipped, never_down=False)
-    anyhow = _reach_with_rise(free, start, rise=math.inf)
-    if target not in anyhow:
-        corners = [node for node in [start, *anyhow] if node != TABLE
-                   and any((node[0] + dx, node[1] + dy) == target  # type: ignore[index]
-                           for dx in (-1, 1) for dy in (-1, 1))]
-        return "cl.figure.diagonal" if corners else "cl.figure.reach"
-    if state["options"]["descent"] == "never":
-        upward = Walker(walking.tower, walking.colour, walking.others, walking.barred, 3,
-                        walking.start_height, walking.dipped, never_down=True)
-        if target not in _reach_with_rise(upward, start, rise=math.inf):
-            return "cl.figure.never-down"
-    if target not in _reach_with_rise(free, start, rise=8):
-        return "cl.ladder.long"
-    if target not in _reach_with_rise(free, start, rise=4):
-        return "cl.ladder.chain"
-    if target in walking.reach(start):  # with the ladders left, but only to end too low
-        return "cl.figure.higher"
-    if target in free.reach(start) and walking.ladders != 3:
-        return "cl.figure.step" if walking.ladders == 0 else "cl.ladder.once"
-    return "cl.ladder.once"
-
-
-def _reach_with_rise(walking: Walker, start: Node, rise: float) -> set[Node]:
-    """Where the figure could go if any step of up to ``rise`` needed no ladder."""
-    seen = {start}
-    stack = [start]
-    while stack:
-        node = stack.pop()
-        here = walking.height(node)
-        for step in walking.neighbours(node):
-            if step in seen or not walking.may_stand(step):
-                continue
-            change = walking.height(step) - here
-            if change > rise or (change < 0 and walking.never_down):
-                continue
-            seen.add(step)
-            stack.append(step)
-    return seen
+    if ways:  # there, but without every ladder named: name only the ladders climbed
+        needless = {LADDER_BITS["short"]: "cl.ladder.short", LADDER_BITS["long"]: "cl.ladder.long"}
+        one = needless.get(mask) if all(used == 0 for used, _ in ways) else None
+        raise IllegalMove(one or "cl.figure.reach")
+    raise IllegalMove(walking.why_not(start, target))
 
 
 # --- the legal moves ---------------------------------------------------------------------------

@@ -113,3 +113,11 @@ def engine_refusals(engine: Path) -> set[str]:
 def effects_of(state: State) -> list[dict[str, Any]]:
     """What the last ``apply`` did beyond the move itself, each naming its clause."""
     return state.get("effects", [])
+
+
+def refusals_without_a_test(game_id: str, tests: Iterable[Path]) -> list[str]:
+    """Refusal clauses that no ``refused(…, "<id>")`` call in the test files names."""
+    text = "".join(path.read_text() for path in tests)
+    named = set(re.findall(r"refused\((?:[^()]|\([^()]*\))*?\"([a-z0-9][a-z0-9.\-]*)\"\)",
+                           text))
+    return sorted(refusal_clauses(game_id) - named)

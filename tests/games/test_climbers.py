@@ -27,7 +27,10 @@ from companion.games.climbers.geometry import Tower, hidden, shape, shapes
 from companion.games.climbers.tower import generate
 from tests.rule_checks import (
     RuleChecks,
+    engine_refusals,
     incomplete_clauses,
+    refusal_clauses,
+    refusals_without_a_test,
     rules_named,
     snapshot,
     untested_clauses,
@@ -330,7 +333,8 @@ def test_turn_restart():
     again = allowed(stuck, 0, RESTART)
     for key in TURN_START:
         assert again[key] == state[key], key
-    assert again["events"] == [{"kind": "restart"}] and not G.view(again, 0)["stuck"]
+    assert again["effects"] == [{"rule": "cl.turn.restart", "kind": "restart"}]
+    assert not G.view(again, 0)["stuck"]
     # a block move that opens no way up: the same, and the block goes back too
     moved = allowed(down, 0, block("C1", 0, 0, "red"))
     assert G.legal_moves(moved, 0) == [RESTART]
@@ -419,8 +423,10 @@ def test_block_shape_refused(block_id, top, long):
     """cl.block.shape: the colour on top decides how a block stands; a cube is square, a
     half-cube with a square face on top lies flat, a foundation shows grey."""
     state = table(2, (("C1", 0, 0, "grey"), (block_id, 0, 2, FLAT[block_id])))
-    rule = "cl.move.malformed" if long == "z" else "cl.block.shape"
-    refused(state, 0, block(block_id, 2, 0, top, long), rule)
+    if long == "z":
+        refused(state, 0, block(block_id, 2, 0, top, long), "cl.move.malformed")
+    else:
+        refused(state, 0, block(block_id, 2, 0, top, long), "cl.block.shape")
 
 
 @pytest.mark.parametrize(("block_id", "top", "long", "dims"), [
@@ -510,7 +516,8 @@ def test_build_push_aside():
     state = table(2, (("D1", 0, 0, "grey", "x"), ("C1", 0, 2, "grey")), figures={1: "0,0"})
     after = allowed(state, 0, block("C1", 0, 0, "grey"))
     assert after["figures"]["1"] == "2,0" and height(after, 1) == 2
-    assert after["events"] == [{"kind": "pushed", "figures": {"1": "2,0"}}]
+    assert after["effects"] == [{"rule": "cl.build.push", "kind": "pushed",
+                                 "figures": {"1": "2,0"}}]
 
 
 def test_build_push_ties_in_reading_order():
@@ -763,8 +770,8 @@ def test_ladder_short():
                       ("H10", 4, 0, "grey")))  # apart: a cube (2), a half-cube (1), 3 high
     after = allowed(state, 0, walk("0,0", "short"))
     assert after["ladders"]["0"] == ["long"] and height(after, 0) == 2
-    assert after["events"] == [{"kind": "ladder", "ladder": "short", "from": "table",
-                                "to": "0,0"}]
+    assert after["effects"] == [{"rule": "cl.ladder.once", "kind": "ladder", "ladder": "short",
+                                 "from": "table", "to": "0,0"}]
     refused(state, 0, walk("5,0", "short"), "cl.ladder.short")  # a step of 3
     refused(state, 0, walk("0,3", "short"), "cl.ladder.short")  # a step of 1
     allowed(state, 0, walk("0,3"))
@@ -818,8 +825,8 @@ def test_stone_place():
     state = allowed(table(2, STAIRS), 0, PASS)
     after = allowed(state, 0, stone("C1"))
     assert after["turn"] == 1 and after["stones"]["0"] == "used"
-    assert after["blocked"] == {"0": "C1"} and after["events"] == [{"kind": "stone",
-                                                                    "block": "C1"}]
+    assert after["blocked"] == {"0": "C1"}
+    assert after["effects"] == [{"rule": "cl.stone.blocks", "kind": "stone", "block": "C1"}]
     assert G.view(after, None)["blocked"] == {"0": "C1"}
 
 
@@ -880,7 +887,8 @@ def test_end_last_chance_goes_on_when_topped():
     assert not state["last_chance"]
     state = play(state, 1, PASS, END)
     assert state["last_chance"] and state["turn"] == 0 and state["round"] == 2
-    assert state["events"] == [{"kind": "last-chance"}] and G.view(state, None)["last_chance"]
+    assert state["effects"] == [{"rule": "cl.end.last-chance", "kind": "last-chance"}]
+    assert G.view(state, None)["last_chance"]
     state = play(state, 0, walk("0,0"), PASS, END)
     assert state["phase"] == "play" and not state["last_chance"] and state["turn"] == 1
     # seat 1 climbs as high (1): no new top, but red topped in this round
@@ -900,7 +908,8 @@ def test_end_last_chance_missed_ends_the_game():
     state = play(state, 0, PASS, END)
     assert state["last_chance"] and state["turn"] == 1
     over = play(state, 1, PASS, END)
-    assert over["phase"] == "over" and over["events"] == [{"kind": "over"}]
+    assert over["phase"] == "over"
+    assert over["effects"] == [{"rule": "cl.end.last-chance", "kind": "over"}]
     assert G.view(over, None)["turn"] is None
     assert all(G.legal_moves(over, seat) == [] for seat in range(3))
 
@@ -1078,3 +1087,11 @@ def test_the_short_ladder_used_twice_names_the_once_rule():
     steps = table(2, (("C1", 0, 0, "grey"), ("C2", 2, 0, "grey"), ("C3", 2, 0, "grey")))
     refused(steps, 0, walk("2,0", "short"), "cl.ladder.once")
     allowed(steps, 0, walk("2,0", "long"))  # one climb of 4 from the table
+
+
+
+def test_every_refusal_clause_is_named_by_a_test_of_its_own():
+    """Every clause a refusal may name is flagged in the seeds, and some test here sees a
+    move refused naming exactly it (``refused(…, "<id>")``)."""
+    assert engine_refusals(ENGINE) <= refusal_clauses(GAME)
+    assert refusals_without_a_test(GAME, [Path(__file__)]) == []

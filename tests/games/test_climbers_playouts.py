@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import IllegalMove
+from companion.games.base import IllegalMove, clauses
 from companion.games.climbers import Climbers, rules
 from companion.games.climbers.data import BLOCKS, COLOURS, FOUNDATIONS, GREY
 from companion.games.climbers.game import TURN_START
@@ -199,6 +199,8 @@ def play_out(data: st.DataObject, players: int) -> None:
         check_legal_apply(state, seat, moves)
         before = snapshot(state)
         after = G.apply(state, seat, move)
+        for effect in after["effects"]:  # each names its clause
+            assert effect["rule"] in clauses(G.id), effect
         assert snapshot(state) == before, "apply mutated its input"
         assert json.loads(json.dumps(after)) == after
         check_tower(after["blocks"])

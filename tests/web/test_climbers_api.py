@@ -140,7 +140,15 @@ def test_a_seeded_game_is_played_to_the_last_chance(client):
     assert {"walk", "block", "pass", "end", "ladder"} <= kinds, kinds
     view = final["view"]
     assert view["phase"] == "over" and view["turn"] is None
-    assert any(e["kind"] == "over" for e in view["events"])
+    assert any(e["kind"] == "over" for e in view["effects"])
+    # What the rules did shows in the log with its rule, on a phone and on the screen.
+    entries = client.get(f"/api/tables/{table.code}/log").get_json()["entries"]
+    rules = {effect["rule"] for entry in entries for effect in entry["effects"]}
+    assert {"cl.ladder.once", "cl.end.last-chance"} <= rules
+    client.set_cookie(f"seat_{table.code}", table.tokens[1])
+    for page in (client.get(f"/t/{table.code}/play"), client.get(f"/t/{table.code}/screen")):
+        log = page.get_data(as_text=True).split('id="log"', 1)[1]
+        assert 'href="/rules/climbers#cl.end.last-chance"' in log and "Why: " in log
     tops = {int(seat): fig["height"] for seat, fig in view["figures"].items()}
     assert outcome["scores"] == {str(seat): h for seat, h in tops.items()}
     assert tops[outcome["ranking"][0][0]] == max(tops.values()) > 0

@@ -172,8 +172,8 @@ def test_the_ladder_just_climbed_stands_where_it_was_used() -> None:
     # Seed 21: the first player, on the table, reaches 2,5 only with the long ladder.
     state = G.apply(G.setup(2, {}, 21), 0, {"type": "built"})
     state = G.apply(state, 0, {"type": "walk", "to": "2,5", "ladders": "long"})
-    assert state["events"] == [{"kind": "ladder", "ladder": "long", "from": "table",
-                                "to": "2,5"}]
+    assert state["effects"] == [{"rule": "cl.ladder.once", "kind": "ladder", "ladder": "long",
+                                 "from": "table", "to": "2,5"}]
     view = G.view(state, None)
     root = parse(tower_svg(view))
     drawn = [g for g in root.iter("{http://www.w3.org/2000/svg}g")

@@ -7,7 +7,8 @@ None}, ``order`` (the build order), ``figures`` {seat: "x,y" or None on the tabl
 ``ladders`` {seat: ladders left}, ``stones`` {seat: "unused" or "used"}, ``blocked`` {seat:
 the block its stone lies on}, ``last_moved`` (barred to the player on turn), ``moved`` (the
 block moved this turn), ``start`` {height, dipped}, ``top_before``, ``round_topped``,
-``last_chance``, ``reached`` {seat: the turn it last changed height}, ``events``,
+``last_chance``, ``reached`` {seat: the turn it last changed height}, ``effects`` (what the
+last move did beyond itself, each naming its clause),
 ``turn_start`` (what the turn may change, as it was when the turn began).
 Nothing is hidden in this game: every view shows the whole table.
 """
@@ -112,7 +113,7 @@ class Climbers:
             "round_topped": False,
             "last_chance": False,
             "reached": {seat: 0 for seat in seats},
-            "events": [],
+            "effects": [],
             "turn_start": None,
         }
 
@@ -137,7 +138,7 @@ class Climbers:
     def apply(self, state: State, seat: int, move: Move) -> State:
         done = rules.check(state, seat, move)
         new = copy_state(state)
-        new["events"] = []
+        new["effects"] = []
         kind = move["type"]
         if kind == "built":
             new["phase"] = "play"
@@ -156,12 +157,13 @@ class Climbers:
             new["step"], new["walked"] = "after", False
         elif kind == "restart":
             new.update(clone(new["turn_start"]))
-            new["events"].append({"kind": "restart"})
+            new["effects"].append({"rule": "cl.turn.restart", "kind": "restart"})
         else:
             if kind == "stone":
                 new["stones"][str(seat)] = "used"
                 new["blocked"][str(seat)] = move["block"]
-                new["events"].append({"kind": "stone", "block": move["block"]})
+                new["effects"].append({"rule": "cl.stone.blocks", "kind": "stone",
+                                       "block": move["block"]})
             _end_turn(new, seat)
         return new
 
@@ -204,7 +206,7 @@ class Climbers:
             "last_moved": state["last_moved"],
             "moved": state["moved"],
             "start": dict(state["start"]),
-            "events": clone(state["events"]),
+            "effects": clone(state["effects"]),
             "outcome": None,
         }
         if state["phase"] == "play":
@@ -260,14 +262,16 @@ def _place(state: State, done: rules.Placement) -> None:
     for seat, place in done.pushed.items():
         state["figures"][seat] = place
     if done.pushed:
-        state["events"].append({"kind": "pushed", "figures": dict(done.pushed)})
+        state["effects"].append({"rule": "cl.build.push", "kind": "pushed",
+                                 "figures": dict(done.pushed)})
 
 
 def _walk(state: State, seat: int, done: rules.Walk) -> None:
     state["figures"][str(seat)] = done.to
     for foot, top, name in done.climbs:
         state["ladders"][str(seat)].remove(name)
-        state["events"].append({"kind": "ladder", "ladder": name, "from": foot, "to": top})
+        state["effects"].append({"rule": "cl.ladder.once", "kind": "ladder", "ladder": name,
+                                 "from": foot, "to": top})
     state["start"]["dipped"] = state["start"]["dipped"] or done.dipped
     state["walked"] = True
 
@@ -294,7 +298,7 @@ def _end_turn(state: State, seat: int) -> None:
     if state["last_chance"]:
         if not topped:
             state["phase"] = "over"
-            state["events"].append({"kind": "over"})
+            state["effects"].append({"rule": "cl.end.last-chance", "kind": "over"})
             return
         state["last_chance"] = False
     state["last_moved"] = state["moved"]
@@ -304,6 +308,6 @@ def _end_turn(state: State, seat: int) -> None:
         state["round_topped"] = False
         state["round"] += 1
         if state["last_chance"]:
-            state["events"].append({"kind": "last-chance"})
+            state["effects"].append({"rule": "cl.end.last-chance", "kind": "last-chance"})
     _start_turn(state, following)
 

@@ -431,7 +431,7 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
                            f'class="cl-label" data-block="{escape(box.id)}">'
                            f'{escape(box.id)}</text>')
     if upto is None:
-        for event in view.get("events") or []:
+        for event in view.get("effects") or []:
             if event.get("kind") == "ladder":
                 overlay.extend(_ladder(event, turn, heights))
     if highlight is not None:

@@ -50,7 +50,7 @@ import websocket
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from companion.games import GAMES  # noqa: E402
+from companion.web.games import BY_ID  # noqa: E402
 from support.server_process import free_port, procfile_command  # noqa: E402
 
 GAME_IDS = ("seventh-heaven", "heuchel-meuchel", "skyrunner")
@@ -382,7 +382,7 @@ def run_step(args: argparse.Namespace, tables_count: int, workdir: Path,
     tables = []
     for index in range(tables_count):
         game = GAME_IDS[index % len(GAME_IDS)]
-        engine = GAMES[game]
+        engine = BY_ID[game].engine
         players = max(engine.min_players, min(args.phones, engine.max_players))
         tables.append(Table(index, game, players))
     receiver: Receiver | None = None

@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 from companion import create_app
-from companion.games import GAMES
+from companion.web.games import BY_ID
 
 ENCODINGS = "gzip, deflate, br, zstd"
 ASSET = re.compile(r'(?:src|href)="(/static/[^"]+)"')
@@ -29,7 +29,7 @@ def first_load(game_id: str, database: Path) -> list[tuple[str, int, int, str]]:
     """(url, bytes on the wire, bytes unpacked, Cache-Control) for the page and its assets."""
     app = create_app({"TESTING": True, "DATABASE": str(database), "RATE_BURST": 1e9})
     api = app.test_client()
-    game = GAMES[game_id]
+    game = BY_ID[game_id].engine
     players = min(4, game.max_players)
     body = api.post("/api/tables", json={"game": game_id, "players": players, "seed": 1}).json
     code, host = body["code"], body["host_token"]
@@ -55,7 +55,7 @@ def main() -> None:
     print("| game | first load on the wire | unpacked | a reload (hashed assets cached) |")
     print("|---|---|---|---|")
     with tempfile.TemporaryDirectory() as folder:
-        for game_id in GAMES:
+        for game_id in BY_ID:
             rows = first_load(game_id, Path(folder) / f"{game_id}.sqlite")
             wire = sum(row[1] for row in rows)
             raw = sum(row[2] for row in rows)

@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask
 
 from companion.config import Config
 
+if TYPE_CHECKING:
+    from companion.web.games.spec import GameSpec
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def create_app(overrides: dict[str, Any] | None = None) -> Flask:
-    """The app factory: one app per server process, and a fresh one per test."""
+def create_app(overrides: dict[str, Any] | None = None,
+               games: Sequence[GameSpec] | None = None) -> Flask:
+    """The app factory: one app per server process, and a fresh one per test.
+
+    ``games`` are the games offered (``companion.web.games.GAMES`` unless a test adds one).
+    """
     app = Flask(__name__, instance_path=str(Path.cwd() / "instance"))
     app.config.from_object(Config)
     if overrides:
@@ -26,10 +34,15 @@ def create_app(overrides: dict[str, Any] | None = None) -> Flask:
     from companion.live import Hub
     from companion.store import Store
     from companion.tables import Tables
+    from companion.web.games import GAMES
 
+    registry = {spec.id: spec for spec in (GAMES if games is None else games)}
     i18n.init_app(app)
     hub = Hub(app)
     app.extensions["hub"] = hub
-    app.extensions["tables"] = Tables(Store(app.config["DATABASE"]), listener=hub)
+    app.extensions["games"] = registry
+    app.extensions["tables"] = Tables(Store(app.config["DATABASE"]),
+                                      {game_id: spec.engine for game_id, spec in registry.items()},
+                                      listener=hub)
     web.init_app(app)
     return app

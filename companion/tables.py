@@ -11,10 +11,10 @@ import copy
 import hashlib
 import secrets
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from companion.games import get_game
 from companion.games.base import Game, IllegalMove, Move, Outcome, State
 from companion.store import LogRow, MatchRow, Store, TableRow, now
 
@@ -153,8 +153,11 @@ class Table:
 class Tables:
     """Every table of this server: created, loaded from SQLite, changed under a lock."""
 
-    def __init__(self, store: Store, listener: TableListener | None = None) -> None:
+    def __init__(self, store: Store, engines: Mapping[str, Game],
+                 listener: TableListener | None = None) -> None:
         self.store = store
+        #: The engines of the games this server offers, by game id.
+        self.engines = engines
         self.listener = listener
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
@@ -177,7 +180,7 @@ class Tables:
         row = self.store.load_table(code)
         if row is None:
             return None
-        game = get_game(row.game)
+        game = self.engines.get(row.game)
         if game is None:
             return None
         table = Table(row, game, self.store.seats(code), self.store.matches(code))
@@ -210,7 +213,7 @@ class Tables:
     def create(self, game_id: str, players: int, options: dict[str, Any],
                seed: int | None = None, lang: str = "en") -> tuple[Table, str]:
         """A new table in the lobby; returns it and the host's token."""
-        game = get_game(game_id)
+        game = self.engines.get(game_id)
         if game is None:
             raise TableError("table.unknown-game", game=game_id)
         if not game.min_players <= players <= game.max_players:

@@ -29,7 +29,7 @@ from typing import Any
 
 import websocket
 
-from companion.games import get_game
+from companion.web.games import BY_ID
 from companion.games.base import IllegalMove
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -117,8 +117,10 @@ class ServerProcess:
 #: The section of a phone's (or the table screen's) rendering that carries the table's seq.
 SEQ_MARK = re.compile(r'<section id="(?:status|screen-head)"[^>]*\bdata-seq="(\d+)"')
 
-#: What each game's tables look like in a fault run: players, options.
-FAULT_GAMES = (("seventh-heaven", 3), ("heuchel-meuchel", 3), ("skyrunner", 3), ("climbers", 2))
+#: Each registered game with the player count of its tables in a fault run: three seats,
+#: within what the game takes.
+FAULT_GAMES = tuple((spec.id, min(max(3, spec.min_players), spec.max_players))
+                    for spec in BY_ID.values())
 
 
 def seq_of(message: str) -> int | None:
@@ -178,8 +180,7 @@ def read_stored(database: Path, code: str) -> Stored:
 def replayed_views(stored: Stored) -> dict[int | None, Any]:
     """Every seat's view (and the table's, under None) of ``setup`` followed by the log,
     replayed with the game engine, as JSON would carry them."""
-    game = get_game(stored.game)
-    assert game is not None
+    game = BY_ID[stored.game].engine
     states = [game.setup(stored.players, dict(stored.options, first_seat=stored.first_seat),
                          stored.seed)]
     for _, seat, kind, move, _ in stored.entries:

@@ -33,10 +33,11 @@ class IllegalMove(Exception):
 
 @dataclass(frozen=True)
 class Option:
-    """A table set-up choice shown on the home page and the rules page.
+    """A table set-up choice shown on the home page and the rules page, read from an
+    ``[[option]]`` of the game's seeds file, where its texts sit beside the rule clauses.
 
     ``kind`` is ``"int"`` (``low``..``high``), ``"bool"`` or ``"choice"`` (``choices``).
-    ``label`` and ``help`` are ``{"en": ..., "fr": ...}``.
+    ``label``, ``help`` and each of ``choice_labels`` are ``{"en": ..., "fr": ...}``.
     """
 
     key: str
@@ -48,6 +49,19 @@ class Option:
     high: int | None = None
     choices: tuple[str, ...] = ()
     choice_labels: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    @classmethod
+    def from_seed(cls, entry: dict[str, Any]) -> Option:
+        """An option from its seeds table; each of its ``choices`` is ``{value, en, fr}``."""
+        choices = entry.get("choices", [])
+        return cls(
+            key=entry["key"], kind=entry["kind"], default=entry["default"],
+            label=dict(entry["label"]), help=dict(entry.get("help", {})),
+            low=entry.get("low"), high=entry.get("high"),
+            choices=tuple(choice["value"] for choice in choices),
+            choice_labels={choice["value"]: {lang: text for lang, text in choice.items()
+                                             if lang != "value"} for choice in choices},
+        )
 
     def parse(self, raw: Any) -> Any:
         """Turn a form or JSON value into this option's value, or raise ValueError."""
@@ -265,6 +279,11 @@ def load_seed(game_id: str) -> dict[str, Any]:
     """The parsed ``seeds/<game_id>.toml``: components, defaults and rule clauses."""
     with (SEEDS_DIR / f"{game_id}.toml").open("rb") as handle:
         return tomllib.load(handle)
+
+
+def seed_options(seed: dict[str, Any]) -> tuple[Option, ...]:
+    """A game's table options, in the order its seeds file lists them."""
+    return tuple(Option.from_seed(entry) for entry in seed.get("option", []))
 
 
 def clauses(game_id: str) -> dict[str, dict[str, Any]]:

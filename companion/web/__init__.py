@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import Flask
 from flask_sock import Sock
+from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, PrefixLoader
 
 from companion.web import (
     api,
@@ -21,7 +24,8 @@ from companion.web.render import install_renderer
 
 
 def init_app(app: Flask) -> None:
-    """The web layer on the app: headers and limits, assets, blueprints, sockets."""
+    """The web layer on the app: templates, headers and limits, assets, blueprints, sockets."""
+    app.jinja_loader = template_loader(app)
     security.init_app(app)
     ratelimit.init_app(app)
     for module in (home, join, phone, screen, rules, api):
@@ -30,3 +34,13 @@ def init_app(app: Flask) -> None:
     sock = Sock(app)
     sockets.register(sock)
     install_renderer(app)
+
+
+def template_loader(app: Flask) -> BaseLoader:
+    """The app's templates, where ``games/<id>/…`` is read from each registered game's own
+    template folder."""
+    games = PrefixLoader({game_id: FileSystemLoader(spec.templates_path)
+                          for game_id, spec in app.extensions["games"].items()})
+    assert app.template_folder is not None
+    return ChoiceLoader([PrefixLoader({"games": games}),
+                         FileSystemLoader(Path(app.root_path) / app.template_folder)])

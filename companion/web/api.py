@@ -6,8 +6,8 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from companion.games import get_game
 from companion.tables import Table, TableError
+from companion.web.games.spec import spec_of
 from companion.web.render import join_url
 from companion.web.responses import refusal_body, refusal_response, table_or_404, tables
 
@@ -53,7 +53,7 @@ def create() -> tuple[Response, int] | Response:
     try:
         body = json_body()
         game_id = body.get("game")
-        game = get_game(game_id) if isinstance(game_id, str) else None
+        game = spec_of(game_id)
         if game is None:
             raise TableError("table.unknown-game", game=str(game_id)[:40])
         players, seed, lang = body.get("players"), body.get("seed"), body.get("lang", "en")

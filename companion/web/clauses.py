@@ -1,7 +1,7 @@
 """The text of a rule clause, in the reader's language, with its parameters filled in.
 
-Game clauses live in ``seeds/<game>.toml``; the platform's own (``table.*``) in
-``seeds/table.toml``. A refusal always names one of them.
+Game clauses live in the registered game's seeds file (``seeds/<game>.toml``); the
+platform's own (``table.*``) in ``seeds/table.toml``. A refusal always names one of them.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.base import clauses as game_clauses
+from companion.web.games.spec import spec_of
 
 
 class _Blank(dict):
@@ -20,11 +21,11 @@ class _Blank(dict):
 
 
 def clause(game_id: str, rule: str) -> dict[str, Any] | None:
-    source = "table" if rule.startswith("table.") else game_id
-    try:
-        return game_clauses(source).get(rule)
-    except FileNotFoundError:
-        return None
+    """The clause ``rule`` names: the platform's own, or one of the registered game's."""
+    if rule.startswith("table."):
+        return game_clauses("table").get(rule)
+    spec = spec_of(game_id)
+    return spec.clauses.get(rule) if spec is not None else None
 
 
 def clause_text(game_id: str, rule: str, lang: str, params: dict[str, Any] | None = None) -> str:

@@ -5,18 +5,17 @@ from __future__ import annotations
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from companion.games import CATALOGUE, get_game
 from companion.i18n import current_lang
 from companion.tables import TableError
 from companion.web.cookies import host_cookie, set_secret_cookie
+from companion.web.games.spec import registered, spec_of
 from companion.web.responses import refusal_response, tables
 
 bp = Blueprint("home", __name__)
 
 
 def catalogue() -> list[dict[str, object]]:
-    return [{"entry": entry, "game": game, "options": game.options()}
-            for entry in CATALOGUE if (game := get_game(entry.id)) is not None]
+    return [{"spec": spec, "options": spec.engine.options()} for spec in registered().values()]
 
 
 @bp.get("/")
@@ -24,16 +23,17 @@ def index() -> str:
     return render_template(
         "home.html", catalogue=catalogue(),
         night=tables().finished_tonight(current_app.config["NIGHT_HOURS"]),
-        game_names={entry.id: entry.name(current_lang()) for entry in CATALOGUE},
+        game_names={spec.id: spec.name(current_lang()) for spec in registered().values()},
     )
 
 
 @bp.post("/tables")
 def create() -> Response:
     game_id = request.form.get("game", "")
-    game = get_game(game_id)
-    if game is None:
+    spec = spec_of(game_id)
+    if spec is None:
         return refusal_response("table.unknown-game", game=game_id[:40])
+    game = spec.engine
     options = {opt.key: request.form.get(f"opt_{opt.key}", "false" if opt.kind == "bool"
                                          else opt.default)
                for opt in game.options()}

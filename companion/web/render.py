@@ -14,13 +14,12 @@ from typing import Any
 from flask import Flask, current_app, render_template
 from flask_babel import force_locale
 
-from companion.games import CATALOGUE
 from companion.i18n import current_lang
 from companion.live import Connection
 from companion.network import lan_address, qr_svg
 from companion.tables import Table
 from companion.web.clauses import clause_source, clause_text
-from companion.web.games import helpers
+from companion.web.games.spec import registered, spec_of
 from companion.web.picker import Pick, narrow
 
 SEAT_COLOURS = ("#e4572e", "#2e86ab", "#f3a712", "#7b2cbf", "#29bf12", "#d81159")
@@ -28,8 +27,8 @@ LOG_TAIL = 12
 
 
 def game_name(game_id: str) -> str:
-    lang = current_lang()
-    return next((entry.name(lang) for entry in CATALOGUE if entry.id == game_id), game_id)
+    spec = spec_of(game_id)
+    return spec.name(current_lang()) if spec is not None else game_id
 
 
 def join_url(code: str) -> str:
@@ -115,7 +114,8 @@ def screen_context(table: Table, is_host: bool) -> dict[str, Any]:
     context.update(join_url=url, qr=qr_svg(url),
                    night=current_app.extensions["tables"].finished_tonight(
                        current_app.config["NIGHT_HOURS"]),
-                   game_names={entry.id: entry.name(current_lang()) for entry in CATALOGUE})
+                   game_names={spec.id: spec.name(current_lang())
+                               for spec in registered().values()})
     return context
 
 
@@ -134,7 +134,7 @@ def render_live(table: Table, conn: Connection, part: str) -> str:
 
 def install_renderer(app: Flask) -> None:
     app.extensions["hub"].renderer = render_live
-    app.jinja_env.globals["helpers"] = helpers
+    app.jinja_env.globals["helpers"] = lambda game_id: registered()[game_id].helpers
     app.jinja_env.globals["rule_text"] = lambda game_id, rule: clause_text(
         game_id, rule, current_lang())
     app.jinja_env.globals["rule_source"] = clause_source

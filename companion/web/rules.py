@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, render_template, request
 
-from companion.games import get_game
-from companion.games.base import clauses
 from companion.i18n import current_lang
 from companion.web.clauses import clause_text
+from companion.web.games.spec import spec_of
 from companion.web.render import game_name
 from companion.web.responses import refusal_response, tables
 
@@ -16,8 +15,8 @@ bp = Blueprint("rules", __name__)
 
 @bp.get("/rules/<game_id>")
 def show(game_id: str) -> Response | str:
-    game = get_game(game_id)
-    if game is None:
+    spec = spec_of(game_id)
+    if spec is None:
         return refusal_response("table.unknown-game", game=game_id[:40])
     table = tables().get(request.args.get("table", ""))
     chosen = table.row.options if table is not None and table.row.game == game_id else None
@@ -27,8 +26,8 @@ def show(game_id: str) -> Response | str:
          "source": clause.get("source", ""),
          "decision": (clause.get("decision") or {}).get(lang)
          or (clause.get("decision") or {}).get("en")}
-        for clause in clauses(game_id).values()
+        for clause in spec.clauses.values()
     ]
     return render_template("rules.html", game_id=game_id, game_name=game_name(game_id),
-                           rules=rules, options=game.options(), chosen=chosen,
+                           rules=rules, options=spec.engine.options(), chosen=chosen,
                            code=table.code if table is not None and chosen is not None else None)

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from companion.games import GAMES
+from companion.web.games import BY_ID
 from companion.games.base import IllegalMove
 
 NOT_SEATS = [True, False, 1.0, 0.0, "0", "1", None, -1, 99]
 
 
 @pytest.mark.parametrize("seat", NOT_SEATS, ids=repr)
-@pytest.mark.parametrize("game_id", sorted(GAMES))
+@pytest.mark.parametrize("game_id", sorted(BY_ID))
 def test_a_seat_that_is_no_plain_int_may_do_nothing(game_id, seat):
-    game = GAMES[game_id]
+    game = BY_ID[game_id].engine
     state = game.setup(game.min_players, {}, 5)
     mover = next(s for s in range(game.min_players) if game.legal_moves(state, s))
     move = game.legal_moves(state, mover)[0]

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from companion.games import GAMES
+from companion.web.games import BY_ID
 from tests.conftest import ApiTable
 
 ENCODINGS = "gzip, deflate, br, zstd"
@@ -18,7 +18,7 @@ FIRST_LOAD_BUDGET = 40 * 1024
 def seated_phone(app, game_id: str):
     """A phone seated at a started table of ``game_id`` (through the join form), and its code."""
     api = app.test_client()
-    table = ApiTable(api, game=game_id, players=min(4, GAMES[game_id].max_players))
+    table = ApiTable(api, game=game_id, players=min(4, BY_ID[game_id].max_players))
     for seat in range(1, table.players):
         api.post(f"/api/tables/{table.code}/seats", json={"name": f"P{seat}", "seat": seat})
     phone = app.test_client()
@@ -32,7 +32,7 @@ def wire_bytes(response) -> int:
         len(f"{name}: {value}\r\n") for name, value in response.headers.items())
 
 
-@pytest.mark.parametrize("game_id", list(GAMES))
+@pytest.mark.parametrize("game_id", list(BY_ID))
 def test_a_phones_first_load_of_its_game_page_is_at_most_40_kb_on_the_wire(app, game_id):
     phone, code = seated_phone(app, game_id)
     page = phone.get(f"/t/{code}/play", headers={"Accept-Encoding": ENCODINGS})

@@ -18,9 +18,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from companion.games.base import Option, Outcome, clone, copy_state, is_seat, read_setup
+from companion.games.base import (
+    Option,
+    Outcome,
+    clone,
+    copy_state,
+    is_seat,
+    read_setup,
+    seed_options,
+)
 from companion.games.climbers import rules
-from companion.games.climbers.data import BLOCKS, COLOURS, FOUNDATIONS, GAME_ID, LADDERS
+from companion.games.climbers.data import BLOCKS, COLOURS, FOUNDATIONS, GAME_ID, LADDERS, SEED
 from companion.games.climbers.geometry import Tower
 from companion.games.climbers.tower import foundations, generate
 
@@ -28,43 +36,7 @@ State = dict[str, Any]
 Move = dict[str, Any]
 
 
-def _choice(key: str, default: str, label: tuple[str, str], help_: tuple[str, str],
-            choices: dict[str, tuple[str, str]]) -> Option:
-    return Option(key=key, kind="choice", default=default, choices=tuple(choices),
-                  label={"en": label[0], "fr": label[1]}, help={"en": help_[0], "fr": help_[1]},
-                  choice_labels={value: {"en": en, "fr": fr}
-                                 for value, (en, fr) in choices.items()})
-
-
-OPTIONS: tuple[Option, ...] = (
-    _choice("tower", "generated", ("Start tower", "Tour de départ"),
-            ("The companion draws a start tower and shows how to build it, or you enter the "
-             "tower your group built.",
-             "Le compagnon tire une tour de départ et montre comment la construire, ou vous "
-             "saisissez la tour que votre groupe a construite."),
-            {"generated": ("Drawn by the companion", "Tirée par le compagnon"),
-             "own": ("Our own tower", "Notre propre tour")}),
-    _choice("contact", "square", ("A block touches the construction", "Un bloc touche la "
-                                  "construction"),
-            ("How much of a moved block must touch the construction.",
-             "Quelle part d'un bloc déplacé doit toucher la construction."),
-            {"square": ("By at least one square", "Par au moins un carré"),
-             "face": ("By a whole face", "Par une face entière")}),
-    _choice("descent", "allowed", ("Going down", "Descendre"),
-            ("The French rulebook lets a figure go down during a turn; later editions never.",
-             "La règle française permet de redescendre pendant un tour ; les éditions "
-             "suivantes jamais."),
-            {"allowed": ("Allowed, if the figure ends higher", "Permis, si la figurine finit "
-                         "plus haut"),
-             "never": ("Never (later editions)", "Jamais (éditions suivantes)")}),
-    _choice("tie", "last", ("Figures tied highest", "Figurines à égalité au plus haut"),
-            ("Who wins when the highest figures stand as high.",
-             "Qui gagne quand les figurines les plus hautes sont à la même hauteur."),
-            {"last": ("The last to get there (French rulebook)",
-                      "Le dernier arrivé (règle française)"),
-             "first": ("The first to get there (English editions)",
-                       "Le premier arrivé (éditions anglaises)")}),
-)
+OPTIONS: tuple[Option, ...] = seed_options(SEED)
 
 
 #: How many answers of ``legal_moves`` are kept (a few positions, for each seat).
@@ -73,8 +45,8 @@ MOVES_KEPT = 32
 
 class Climbers:
     id = GAME_ID
-    min_players = 2
-    max_players = 5
+    min_players: int = SEED["min_players"]
+    max_players: int = SEED["max_players"]
     choice_keys: tuple[str, ...] = ("type", "to", "ladders", "block", "top", "long", "x", "y")
 
     def options(self) -> list[Option]:

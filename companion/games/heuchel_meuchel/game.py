@@ -21,6 +21,7 @@ from companion.games.base import (
     new_rng_state,
     read_setup,
     revealed_nothing,
+    seed_options,
     shuffled,
 )
 from companion.games.heuchel_meuchel import board, resolve, rules
@@ -30,6 +31,7 @@ from companion.games.heuchel_meuchel.data import (
     COLUMNS,
     GAME_ID,
     ROWS,
+    SEED,
     card_json,
     rank_of,
 )
@@ -37,78 +39,13 @@ from companion.games.heuchel_meuchel.data import (
 State = dict[str, Any]
 Move = dict[str, Any]
 
-OPTIONS: tuple[Option, ...] = (
-    Option(
-        key="deal",
-        kind="choice",
-        default="app",
-        choices=("app", "table"),
-        label={"en": "Who deals the cards", "fr": "Qui distribue les cartes"},
-        help={
-            "en": "The companion deals and each phone shows its 6 cards, or the table deals "
-                  "the real cards and each player enters theirs.",
-            "fr": "Le compagnon distribue et chaque téléphone montre ses 6 cartes, ou la table "
-                  "distribue les vraies cartes et chacun saisit les siennes.",
-        },
-        choice_labels={
-            "app": {"en": "The companion deals", "fr": "Le compagnon distribue"},
-            "table": {"en": "The table deals", "fr": "La table distribue"},
-        },
-    ),
-    Option(
-        key="die",
-        kind="choice",
-        default="off",
-        choices=("off", "app", "real"),
-        label={"en": "Die variant", "fr": "Variante au dé"},
-        help={
-            "en": "Roll a die each turn and move exactly that far.",
-            "fr": "On lance un dé à chaque tour et on avance d'exactement ce nombre.",
-        },
-        choice_labels={
-            "off": {"en": "No die", "fr": "Sans dé"},
-            "app": {"en": "The companion rolls", "fr": "Le compagnon lance le dé"},
-            "real": {"en": "Players roll a real die", "fr": "Les joueurs lancent un vrai dé"},
-        },
-    ),
-    Option(
-        key="die_loss",
-        kind="choice",
-        default="any",
-        choices=("any", "top"),
-        label={"en": "Die variant: the card given up", "fr": "Variante au dé : la carte perdue"},
-        help={
-            "en": "When a roll allows no move: any card still on its way, as the rulebook "
-                  "says, or only the top card of a stack.",
-            "fr": "Quand le dé ne permet aucun déplacement : n'importe quelle carte encore en "
-                  "chemin, comme le dit la règle, ou seulement celle du dessus d'une pile.",
-        },
-        choice_labels={
-            "any": {"en": "Any card on its way", "fr": "N'importe quelle carte en chemin"},
-            "top": {"en": "A top card only", "fr": "Une carte du dessus seulement"},
-        },
-    ),
-    Option(
-        key="step_ends_move",
-        kind="bool",
-        default=True,
-        label={"en": "A step ends the move", "fr": "Un pas termine le déplacement"},
-        help={
-            "en": "As the rulebook reads: only jumps may go on jumping, and a card that "
-                  "steps onto the free square above stops there. Untick to let a step go "
-                  "on jumping too.",
-            "fr": "Comme le lit la règle : seuls les sauts peuvent se poursuivre, et une carte "
-                  "qui monte sur la case libre au-dessus s'y arrête. Décochez pour qu'un pas "
-                  "puisse aussi continuer à sauter.",
-        },
-    ),
-)
+OPTIONS: tuple[Option, ...] = seed_options(SEED)
 
 
 class HeuchelMeuchel:
     id = GAME_ID
-    min_players = 3
-    max_players = 6
+    min_players: int = SEED["min_players"]
+    max_players: int = SEED["max_players"]
     choice_keys: tuple[str, ...] = ("card", "row", "lost", "column", "type", "from", "count",
                                     "to", "value")
 

@@ -19,9 +19,6 @@ WHITE = "white"
 
 HAND_SIZE: int = SEED["deck"]["hand_size"]
 START: int = SEED["track"]["start"]
-HEAVEN_DEFAULT: int = SEED["track"]["heaven"]
-HEAVEN_MIN: int = SEED["track"]["heaven_min"]
-HEAVEN_MAX: int = SEED["track"]["heaven_max"]
 
 SPECIALS: tuple[str, ...] = tuple(SEED["deck"]["specials"])
 

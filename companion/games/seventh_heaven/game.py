@@ -19,6 +19,7 @@ from companion.games.base import (
     new_rng_state,
     read_setup,
     revealed_nothing,
+    seed_options,
     shuffled,
 )
 from companion.games.seventh_heaven import board, resolve, rules
@@ -29,9 +30,7 @@ from companion.games.seventh_heaven.data import (
     COLOURS,
     GAME_ID,
     HAND_SIZE,
-    HEAVEN_DEFAULT,
-    HEAVEN_MAX,
-    HEAVEN_MIN,
+    SEED,
     START,
     card_sort_key,
 )
@@ -39,43 +38,7 @@ from companion.games.seventh_heaven.data import (
 State = dict[str, Any]
 Move = dict[str, Any]
 
-OPTIONS: tuple[Option, ...] = (
-    Option(
-        key="heaven",
-        kind="int",
-        default=HEAVEN_DEFAULT,
-        low=HEAVEN_MIN,
-        high=HEAVEN_MAX,
-        label={"en": "7th Heaven is on space", "fr": "Le 7e ciel est sur la case"},
-        help={
-            "en": "The length of the track on your board (the box does not tell; 20 by default).",
-            "fr": "La longueur du parcours de votre plateau (inconnue, 20 par défaut).",
-        },
-    ),
-    Option(
-        key="refill",
-        kind="bool",
-        default=False,
-        label={
-            "en": "Refill hands to 12 with 4 to 6 players",
-            "fr": "Compléter les mains à 12 à 4, 5 ou 6 joueurs",
-        },
-        help={
-            "en": "As in the 2-3 player game: refill after each card until the first arrival.",
-            "fr": "Comme à 2-3 joueurs : compléter après chaque carte jusqu'à la 1re arrivée.",
-        },
-    ),
-    Option(
-        key="play_for_places",
-        kind="bool",
-        default=False,
-        label={"en": "Play on for the next places", "fr": "Jouer les places suivantes"},
-        help={
-            "en": "The game goes on after the first winner; placed players stop playing.",
-            "fr": "La partie continue après le 1er gagnant ; les joueurs classés ne jouent plus.",
-        },
-    ),
-)
+OPTIONS: tuple[Option, ...] = seed_options(SEED)
 
 
 #: State fields that are flat lists of scalars, or dicts of such lists: copied flat, for speed.
@@ -100,8 +63,8 @@ def _copy(state: State) -> State:
 
 class SeventhHeaven:
     id = GAME_ID
-    min_players = 2
-    max_players = 6
+    min_players: int = SEED["min_players"]
+    max_players: int = SEED["max_players"]
     choice_keys: tuple[str, ...] = (
         "card",
         "type",

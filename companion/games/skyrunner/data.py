@@ -22,7 +22,6 @@ BID_VALUES: int = SEED["bid_values"]
 PASS_MIN: int = DECK["pass_min"]
 SABOTAGE_DROP: int = DECK["sabotage_drop"]
 SABOTAGE_GROUND_MIN: int = DECK["sabotage_ground_min"]
-LEVELS: int = BUILDING["levels"]
 SECTIONS = ("lower", "middle", "upper")
 
 

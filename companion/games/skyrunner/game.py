@@ -25,6 +25,7 @@ from companion.games.base import (
     new_rng_state,
     read_setup,
     revealed_nothing,
+    seed_options,
     shuffled,
 )
 from companion.games.skyrunner import building, resolve, rules
@@ -34,7 +35,7 @@ from companion.games.skyrunner.data import (
     COLOURS,
     DECK,
     GAME_ID,
-    LEVELS,
+    SEED,
     bid_of,
     cards_of,
     surprise_of,
@@ -44,52 +45,13 @@ State = dict[str, Any]
 Move = dict[str, Any]
 
 
-def _lane_option(key: str, section: str, choices: list[int], default: str,
-                 extra: tuple[str, ...] = ()) -> Option:
-    names = {"lower": ("lower", "inférieure"), "middle": ("middle", "intermédiaire"),
-             "upper": ("upper", "supérieure")}[section]
-    values = (*extra, *(str(count) for count in choices))
-    labels = {str(count): {"en": f"{count} lanes", "fr": f"{count} voies"} for count in choices}
-    if extra:
-        labels["auto"] = {"en": "By the number of players", "fr": "Selon le nombre de joueurs"}
-    return Option(
-        key=key, kind="choice", default=default, choices=values, choice_labels=labels,
-        label={"en": f"Lanes on the {names[0]} wall you climb",
-               "fr": f"Voies du mur escaladé de la partie {names[1]}"},
-        help={"en": "Count the lines of holes on the face turned towards the climbers.",
-              "fr": "Comptez les lignes de trous de la face tournée vers les grimpeurs."},
-    )
-
-
-OPTIONS: tuple[Option, ...] = (
-    _lane_option("lower_lanes", "lower", BUILDING["lower_lanes"], "auto", ("auto",)),
-    _lane_option("middle_lanes", "middle", BUILDING["middle_lanes"],
-                 str(BUILDING["middle_default"])),
-    _lane_option("upper_lanes", "upper", BUILDING["upper_lanes"],
-                 str(BUILDING["upper_default"])),
-    Option(
-        key="levels", kind="int", default=LEVELS, low=6, high=16,
-        label={"en": "Rows of holes in each section", "fr": "Rangées de trous par partie"},
-        help={"en": "12 by default: count them on your building.",
-              "fr": "12 par défaut : comptez-les sur votre immeuble."},
-    ),
-    Option(
-        key="deck", kind="choice", default="app", choices=("app", "real"),
-        label={"en": "The deck", "fr": "La pioche"},
-        help={"en": "The companion shuffles and turns the cards, or the deck holder turns a "
-                    "real card and enters it.",
-              "fr": "Le compagnon mélange et retourne les cartes, ou le joueur qui tient la "
-                    "pioche retourne une vraie carte et la saisit."},
-        choice_labels={"app": {"en": "The companion deals", "fr": "Le compagnon distribue"},
-                       "real": {"en": "A real deck", "fr": "Une vraie pioche"}},
-    ),
-)
+OPTIONS: tuple[Option, ...] = seed_options(SEED)
 
 
 class SkyRunner:
     id = GAME_ID
-    min_players = 2
-    max_players = 5
+    min_players: int = SEED["min_players"]
+    max_players: int = SEED["max_players"]
     choice_keys: tuple[str, ...] = ("card", "level", "type", "target", "lane")
 
     def options(self) -> list[Option]:

@@ -1,19 +1,17 @@
-"""Per-game helpers for templates: names and pictures from a game's public data only."""
+"""The games the companion offers, each one :class:`~companion.web.games.spec.GameSpec`.
+
+This list is the registry: the home page, the tables, the rules pages and every test suite
+that covers "each game" are built from it. Adding a game is the checklist in
+``docs/architecture.md`` ("Adding a game"), which ``tests/test_registry.py`` enforces.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from companion.web.games import climbers, heuchel_meuchel, seventh_heaven, skyrunner
+from companion.web.games.spec import GameSpec
 
-from companion.web.games.climbers import ClimbersHelpers
-from companion.web.games.heuchel_meuchel import HeuchelMeuchelHelpers
-from companion.web.games.seventh_heaven import SeventhHeavenHelpers
-from companion.web.games.skyrunner import SkyRunnerHelpers
+GAMES: tuple[GameSpec, ...] = (seventh_heaven.SPEC, heuchel_meuchel.SPEC, skyrunner.SPEC,
+                               climbers.SPEC)
 
-HELPERS: dict[str, Any] = {"seventh-heaven": SeventhHeavenHelpers(),
-                           "heuchel-meuchel": HeuchelMeuchelHelpers(),
-                           "skyrunner": SkyRunnerHelpers(),
-                           "climbers": ClimbersHelpers()}
-
-
-def helpers(game_id: str) -> Any:
-    return HELPERS[game_id]
+#: The registered games by id (the app keeps its own copy, which a test may extend).
+BY_ID: dict[str, GameSpec] = {spec.id: spec for spec in GAMES}

@@ -12,10 +12,12 @@ from typing import Any
 
 from markupsafe import Markup
 
+from companion.games.climbers import Climbers
 from companion.games.climbers.data import BLOCKS, SEED
 from companion.games.climbers.geometry import footprint, parse_square, shape, square_name
 from companion.i18n import current_lang
 from companion.web.games.climbers_picture import tower_svg
+from companion.web.games.spec import GameSpec
 
 
 def _matches(move: dict[str, Any], chosen: dict[str, Any]) -> bool:
@@ -225,3 +227,6 @@ class ClimbersHelpers:
             return []
         placed = {block["id"] for block in view.get("blocks") or []}
         return [block for block in pick.values if isinstance(block, str) and block not in placed]
+
+
+SPEC = GameSpec(engine=Climbers(), helpers=ClimbersHelpers())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.games.heuchel_meuchel import HeuchelMeuchel
 from companion.games.heuchel_meuchel.data import (
     CARD_COUNT,
     COLUMNS,
@@ -20,6 +21,7 @@ from companion.games.heuchel_meuchel.data import (
     rank_name,
 )
 from companion.i18n import current_lang
+from companion.web.games.spec import GameSpec
 
 #: Rows from the top of the board down, as the phone's ladder and the screen draw them.
 ROWS_TOP_DOWN = tuple(range(ROWS, 0, -1))
@@ -84,3 +86,6 @@ class HeuchelMeuchelHelpers:
     def mine_has(self, view: dict[str, Any], card: int) -> bool:
         """Whether a card already stands in the viewer's own column."""
         return any(c["id"] == card for stack in view.get("mine", []) for c in stack["cards"])
+
+
+SPEC = GameSpec(engine=HeuchelMeuchel(), helpers=HeuchelMeuchelHelpers())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.games.seventh_heaven import SeventhHeaven
 from companion.games.seventh_heaven.data import (
     CARDS,
     COLOURS,
@@ -13,6 +14,7 @@ from companion.games.seventh_heaven.data import (
     WHITE,
 )
 from companion.i18n import current_lang
+from companion.web.games.spec import GameSpec
 
 
 class SeventhHeavenHelpers:
@@ -64,3 +66,6 @@ class SeventhHeavenHelpers:
             return {"type": "play", "card": card["id"]}
         piece = card["colour"] if card["colour"] in COLOURS else COLOURS[0]
         return {"type": "move", "card": card["id"], "piece": piece}
+
+
+SPEC = GameSpec(engine=SeventhHeaven(), helpers=SeventhHeavenHelpers())

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.games.skyrunner import SkyRunner
 from companion.games.skyrunner.data import CARDS, SEED
 from companion.i18n import current_lang
+from companion.web.games.spec import GameSpec
 
 #: The order a hand is shown in.
 KIND_ORDER = ("bid", "surprise", "climb", "equipment", "sabotage", "lost", "fall")
@@ -94,3 +96,6 @@ class SkyRunnerHelpers:
 
     def pick_spot(self, level: int, lane: int) -> dict[str, int]:
         return {"level": level, "lane": lane}
+
+
+SPEC = GameSpec(engine=SkyRunner(), helpers=SkyRunnerHelpers())

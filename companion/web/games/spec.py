@@ -1,0 +1,90 @@
+"""One game as the companion knows it: the engine, what its seeds file says of it, and how
+the web layer draws it (template helpers and the folder of its partials).
+
+A game is registered by one :class:`GameSpec` in ``companion.web.games.GAMES``; the app
+factory hands that list to the tables (the engines) and to the pages (everything else).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from flask import current_app
+
+from companion.games.base import SEEDS_DIR, Game
+
+TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
+
+#: The partials every game provides under its template folder (``your_turn.html`` is
+#: optional: the platform's own is used when a game has none).
+PARTIALS = ("board.html", "choice.html", "describe.html", "phone_board.html", "private.html",
+            "table.html", "turn.html", "waiting.html")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A registered game. ``seeds`` and ``templates`` default to the package's own folders
+    (``seeds/<id>.toml`` and ``templates/games/<id>/``)."""
+
+    engine: Game
+    helpers: Any
+    seeds: Path | None = None
+    templates: Path | None = None
+
+    @property
+    def id(self) -> str:
+        return self.engine.id
+
+    @property
+    def seeds_path(self) -> Path:
+        return self.seeds or SEEDS_DIR / f"{self.id}.toml"
+
+    @property
+    def templates_path(self) -> Path:
+        return self.templates or TEMPLATES_DIR / "games" / self.id
+
+    @cached_property
+    def seed(self) -> dict[str, Any]:
+        with self.seeds_path.open("rb") as handle:
+            return tomllib.load(handle)
+
+    def name(self, lang: str = "en") -> str:
+        names = self.seed["name"]
+        return names.get(lang) or names["en"]
+
+    @property
+    def designers(self) -> str:
+        return self.seed.get("designers", "")
+
+    @property
+    def year(self) -> int | None:
+        return self.seed.get("year")
+
+    @property
+    def min_players(self) -> int:
+        return self.engine.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.engine.max_players
+
+    @cached_property
+    def clauses(self) -> dict[str, dict[str, Any]]:
+        """The game's rule clauses by id: ``{"en", "fr", "source", "decision"?, ...}``."""
+        return {clause["id"]: clause for clause in self.seed.get("clause", [])}
+
+
+def registered() -> Mapping[str, GameSpec]:
+    """The current app's games by id, in the order the home page offers them."""
+    games: Mapping[str, GameSpec] = current_app.extensions["games"]
+    return games
+
+
+def spec_of(game_id: Any) -> GameSpec | None:
+    """The registered game called ``game_id``, or None (any value: it may come from a URL)."""
+    return registered().get(game_id) if isinstance(game_id, str) else None

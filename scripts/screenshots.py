@@ -23,9 +23,9 @@ sys.path.insert(0, str(ROOT))
 
 from companion import create_app  # noqa: E402
 from support.browser import CHROMIUM_FLAGS, PHONE  # noqa: E402
+from support.cl_strategy import choose as choose_cl  # noqa: E402
 from support.hm_strategy import choose  # noqa: E402
 from support.sr_strategy import choose as choose_sr  # noqa: E402
-from tests.web.test_climbers_api import choose as choose_cl  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 NAMES = ("Ana", "Ben", "Chloé", "Dev")

@@ -29,8 +29,8 @@ from typing import Any
 
 import websocket
 
-from companion.web.games import BY_ID
 from companion.games.base import IllegalMove
+from companion.web.games import BY_ID
 
 ROOT = Path(__file__).resolve().parents[1]
 

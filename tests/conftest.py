@@ -10,13 +10,26 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion import create_app
+from companion.web.games import GAMES
+from companion.web.games.spec import GameSpec
+from tests.fake_game import SPEC as FAKE_GAME
+
+#: The registered games, and a throw-away one that the tests register through the registry
+#: alone: every suite that covers "each game" covers these.
+GAMES_UNDER_TEST: tuple[GameSpec, ...] = (*GAMES, FAKE_GAME)
+GAME_IDS: tuple[str, ...] = tuple(spec.id for spec in GAMES_UNDER_TEST)
+
+
+def make_app(config: dict[str, Any]) -> Flask:
+    """A fresh app offering the games under test."""
+    return create_app({"TESTING": True, **config}, games=GAMES_UNDER_TEST)
 
 
 @pytest.fixture
 def app(tmp_path) -> Flask:
     # Tests fire requests faster than any player: the rate limit has its own tests.
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "companion.sqlite"),
-                       "PUBLIC_HOST": "192.168.1.20", "RATE_BURST": 1e9})
+    return make_app({"DATABASE": str(tmp_path / "companion.sqlite"),
+                     "PUBLIC_HOST": "192.168.1.20", "RATE_BURST": 1e9})
 
 
 @pytest.fixture

@@ -4,9 +4,11 @@ catch an arrow that runs back up."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -48,3 +50,39 @@ def test_an_arrow_that_runs_back_up_breaks_the_contract(tmp_path, module, line):
     result = lint(tree)
     assert result.returncode != 0, result.stdout
     assert "BROKEN" in result.stdout
+
+
+def test_the_diagram_in_the_docs_is_the_contract():
+    """docs/architecture.md draws the layers top to bottom as the contract lists them."""
+    with (ROOT / "pyproject.toml").open("rb") as handle:
+        contract = tomllib.load(handle)["tool"]["importlinter"]["contracts"][0]
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    diagram = text.split("## Layers, and the way the arrows go", 1)[1].split("```")[1]
+    drawn = [" | ".join(re.findall(r"companion\.\w+", line)) for line in diagram.splitlines()
+             if line.startswith("companion.")]
+    assert drawn == contract["layers"]
+
+
+
+#: Who may import whom among the folders outside the package: each shares through support/.
+OUTSIDE = {"tests": {"support"}, "bench": {"support"}, "scripts": {"support"}, "support": set()}
+IMPORT = re.compile(r"^\s*(?:from|import)\s+(tests|bench|scripts|support)\b", re.MULTILINE)
+
+
+def imports_across(folder: str) -> list[str]:
+    allowed = OUTSIDE[folder] | {folder}
+    return [f"{path.relative_to(ROOT)} imports {name}"
+            for path in sorted((ROOT / folder).rglob("*.py"))
+            for name in IMPORT.findall(path.read_text()) if name not in allowed]
+
+
+@pytest.mark.parametrize("folder", sorted(OUTSIDE))
+def test_tests_bench_and_scripts_share_only_through_support(folder):
+    assert imports_across(folder) == []
+
+
+def test_an_import_from_the_tests_in_bench_would_be_caught(tmp_path, monkeypatch):
+    (tmp_path / "bench").mkdir()
+    (tmp_path / "bench" / "x.py").write_text("from tests.conftest import ApiTable\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert imports_across("bench") == ["bench/x.py imports tests"]

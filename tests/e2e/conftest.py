@@ -9,8 +9,8 @@ import threading
 import pytest
 from werkzeug.serving import make_server
 
-from companion import create_app
 from support.browser import CHROMIUM_FLAGS
+from tests.conftest import make_app
 
 
 @pytest.fixture(scope="session")
@@ -24,7 +24,7 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture
 def live_server(tmp_path):
     holder: dict[str, object] = {}
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "e2e.sqlite"),
+    app = make_app({"DATABASE": str(tmp_path / "e2e.sqlite"),
                       "PUBLIC_HOST": "127.0.0.1"})
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     app.config["PUBLIC_PORT"] = httpd.server_port

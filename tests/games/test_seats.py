@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.web.games import BY_ID
 from companion.games.base import IllegalMove
+from companion.web.games import BY_ID
 
 NOT_SEATS = [True, False, 1.0, 0.0, "0", "1", None, -1, 99]
 

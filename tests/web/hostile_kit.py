@@ -15,10 +15,10 @@ from flask.testing import FlaskClient
 
 from companion.tables import Table
 from companion.web.clauses import clause_text
-from tests.conftest import ApiTable, bearer
+from tests.conftest import GAME_IDS, ApiTable, bearer
 
-#: Each game with a player count it allows; three seats everywhere, so "another seat" exists.
-GAMES = ("seventh-heaven", "heuchel-meuchel", "skyrunner", "climbers")
+#: Every game under test, each with three seats, so "another seat" exists.
+GAMES = GAME_IDS
 PLAYERS = 3
 EVIL = "http://evil.example"
 

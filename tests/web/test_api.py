@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import random
 
-from tests.conftest import ApiTable, bearer
+import pytest
+
+from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, bearer
 
 
 def play_to_end(table: ApiTable, rng: random.Random, limit: int = 2000) -> int:
@@ -185,3 +187,30 @@ def test_a_seq_that_is_not_a_number_is_a_400_in_the_api_and_on_the_phone(client)
                                                         "client_move_id": "b"})
     assert phone.status_code == 400
     assert table.view(0)["seq"] == 0
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_every_game_through_the_api(client, game_id):
+    """Each game under test, the throw-away one included: seeded random moves are taken, a
+    move no rule allows is refused with one of the game's refusal clauses and changes
+    nothing, and the table's view holds no hand."""
+    spec = next(spec for spec in GAMES_UNDER_TEST if spec.id == game_id)
+    players = min(max(3, spec.min_players), spec.max_players)
+    table = ApiTable(client, game=game_id, players=players, seed=5).join_all()
+    table.start()
+    rng = random.Random(5)
+    for _ in range(10):
+        turn = table.seat_to_move()
+        if turn is None:
+            break
+        seat, moves = turn
+        before = table.view()
+        refused = table.post_move(seat, {"type": "no-such-move"})
+        assert refused.status_code == 422, refused.get_json()
+        rule = refused.get_json()["error"]["rule"]
+        assert spec.clauses[rule].get("refusal"), rule
+        assert table.view() == before
+        response = table.post_move(seat, rng.choice(moves))
+        assert response.status_code == 200, response.get_json()
+    assert table.seq() >= 5
+    assert "hand" not in table.view()["view"]

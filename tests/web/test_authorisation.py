@@ -16,9 +16,8 @@ import pytest
 import websocket
 from werkzeug.serving import make_server
 
-from companion import create_app
 from companion.web.security import CSP
-from tests.conftest import bearer
+from tests.conftest import bearer, make_app
 from tests.web.hostile_kit import (
     EVIL,
     GAMES,
@@ -260,7 +259,7 @@ def test_a_freed_seats_old_cookie_and_token_are_dead(seated):
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
-    app = create_app({"TESTING": True, "RATE_BURST": 1e9, "PUBLIC_HOST": "127.0.0.1",
+    app = make_app({"RATE_BURST": 1e9, "PUBLIC_HOST": "127.0.0.1",
                       "DATABASE": str(tmp_path_factory.mktemp("auth") / "ws.sqlite")})
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
@@ -439,7 +438,7 @@ def test_bodies_over_the_limit_get_413_on_every_unsafe_route(app, seated):
 
 
 def limited_app(tmp_path, burst: int = 5):
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "limited.sqlite"),
+    return make_app({"DATABASE": str(tmp_path / "limited.sqlite"),
                        "RATE_BURST": burst, "RATE_PER_SECOND": 0.001})
 
 

@@ -18,11 +18,10 @@ import pytest
 import websocket
 from werkzeug.serving import make_server
 
-from companion import create_app
 from companion.live import Connection
 from companion.web.render import render_live
-from support.server_process import FaultRun, read_stored, replayed_views, seq_of
-from tests.conftest import ApiTable, bearer
+from support.server_process import FAULT_GAMES, FaultRun, read_stored, replayed_views, seq_of
+from tests.conftest import ApiTable, bearer, make_app
 
 pytestmark = pytest.mark.slow
 
@@ -32,7 +31,7 @@ pytestmark = pytest.mark.slow
 
 def test_a_server_killed_at_random_moments_loses_nothing_and_every_phone_comes_back(tmp_path):
     lines: list[str] = []
-    with FaultRun(tmp_path, tables=4, seed=11, say=lines.append) as run:
+    with FaultRun(tmp_path, tables=len(FAULT_GAMES), seed=11, say=lines.append) as run:
         run.open_tables()
         run.play(0.8)  # a kill at a random moment
         run.play(0.5, in_flight=True)  # the moment a POST is on its way
@@ -46,7 +45,7 @@ def test_a_server_killed_at_random_moments_loses_nothing_and_every_phone_comes_b
     assert run.problems == [], "\n".join(lines + run.problems)
     assert run.kills == 4
     phones = len(run.phones)
-    assert phones == 3 * 3 + 2 + 4  # every seat and a table screen per table
+    assert phones == sum(players + 1 for _, players in FAULT_GAMES)  # seats and a screen
     assert run.checked["restarts"] == 4
     # A full, current view first on every connection: at the opening and after each kill.
     assert run.checked["reconnects"] == 5 * phones
@@ -77,7 +76,7 @@ def test_a_server_killed_at_random_moments_loses_nothing_and_every_phone_comes_b
 
 @pytest.fixture
 def live(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "faults.sqlite"),
+    app = make_app({"DATABASE": str(tmp_path / "faults.sqlite"),
                       "PUBLIC_HOST": "127.0.0.1", "RATE_BURST": 1e9})
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
@@ -337,7 +336,7 @@ def test_one_seat_in_two_tabs_both_get_every_update(live):
 def test_the_replay_check_can_fail(tmp_path):
     """The fault run's replay (the database file read directly, the game engine's setup and
     apply) gives the API's views, and other views for a log one move short."""
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "replay.sqlite"),
+    app = make_app({"DATABASE": str(tmp_path / "replay.sqlite"),
                       "PUBLIC_HOST": "127.0.0.1", "RATE_BURST": 1e9})
     table = started(app, players=3, seed=9)
     rng = random.Random(9)

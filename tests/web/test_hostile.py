@@ -19,13 +19,13 @@ from hypothesis import strategies as st
 from werkzeug.routing import Rule
 from werkzeug.serving import make_server
 
-from companion import create_app
+from tests.conftest import make_app
 from tests.web.hostile_kit import EVIL, GAMES, Seated, random_move, snapshot
 
 
 def _rules() -> list[Rule]:
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"TESTING": True, "DATABASE": str(Path(folder) / "rules.sqlite")})
+        app = make_app({"DATABASE": str(Path(folder) / "rules.sqlite")})
         return list(app.url_map.iter_rules())
 
 
@@ -50,8 +50,8 @@ class World:
     """One app for the whole module, a started table per game, and a few moves played."""
 
     def __init__(self, folder: Path) -> None:
-        self.app = create_app({"TESTING": True, "DATABASE": str(folder / "hostile.sqlite"),
-                               "PUBLIC_HOST": "192.168.1.20", "RATE_BURST": 1e9})
+        self.app = make_app({"DATABASE": str(folder / "hostile.sqlite"),
+                             "PUBLIC_HOST": "192.168.1.20", "RATE_BURST": 1e9})
         self.tables = {game: self.fresh(game) for game in GAMES}
 
     def fresh(self, game: str) -> Seated:
@@ -204,8 +204,8 @@ def test_every_route_was_fuzzed():
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
-    app = create_app({"TESTING": True, "RATE_BURST": 1e9, "PUBLIC_HOST": "127.0.0.1",
-                      "DATABASE": str(tmp_path_factory.mktemp("ws") / "ws.sqlite")})
+    app = make_app({"RATE_BURST": 1e9, "PUBLIC_HOST": "127.0.0.1",
+                    "DATABASE": str(tmp_path_factory.mktemp("ws") / "ws.sqlite")})
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()

@@ -9,13 +9,12 @@ import pytest
 import websocket
 from werkzeug.serving import make_server
 
-from companion import create_app
-from tests.conftest import ApiTable
+from tests.conftest import ApiTable, make_app
 
 
 @pytest.fixture
 def server(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "live.sqlite"),
+    app = make_app({"DATABASE": str(tmp_path / "live.sqlite"),
                       "PUBLIC_HOST": "127.0.0.1"})
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion import create_app
 from companion.web.ratelimit import RateLimiter
-from tests.conftest import ApiTable, bearer
+from tests.conftest import ApiTable, bearer, make_app
 
 
 def test_a_person_tapping_never_meets_the_limit():
@@ -24,7 +23,7 @@ def test_a_burst_is_cut_and_the_bucket_refills():
 
 
 def test_a_runaway_client_gets_429_and_the_table_is_unchanged(tmp_path):
-    client = create_app({"TESTING": True, "DATABASE": str(tmp_path / "rate.sqlite")}).test_client()
+    client = make_app({"DATABASE": str(tmp_path / "rate.sqlite")}).test_client()
     table = ApiTable(client, players=2).join_all()
     table.start()
     before = table.view(1)

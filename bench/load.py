@@ -4,13 +4,15 @@ Run: .venv/bin/python bench/load.py [--tables T | --ramp 8,16,32] [--phones P]
                                     [--duration S] [--worker gthread|gevent] [--threads N]
 
 For each step (a number of tables T) it starts the Procfile's gunicorn command, with
-``-k WORKER``, on 127.0.0.1 and a fresh database; creates T tables (the three games in
-turn) through the JSON API, seats P players at each (or the game's minimum) and connects
-one real websocket per phone (``--screens`` adds the table screen's). Each table then plays
-random legal moves at a human pace: the mover (a seat whose phone says it may act) thinks
-1-3 s, asks `GET /moves`, posts one. A move's latency is the time from sending its POST
+``-k WORKER``, on 127.0.0.1 and a fresh database; creates T tables (every registered game
+in turn) through the JSON API, seats P players at each (clamped to the game's counts) and
+connects one real websocket per phone (``--screens`` adds the table screen's). Each table
+then plays random legal moves at a human pace: the mover (a seat whose phone says it may
+act) thinks 1-3 s, asks `GET /moves`, posts one. A move's latency is the time from sending its POST
 until the last socket of its table has received the push carrying the new ``data-seq``.
-A finished game is played again.
+A finished game is played again. The bytes every other socket receives for a move (the
+pushes bearing its ``data-seq``) are summed, and their median reported per game for phones
+and screens.
 
 Each phone's HTTP calls come from their table's own loopback address (127.10.x.y), as
 phones on a LAN each have their own: the rate limit keys calls without a token by address.
@@ -53,7 +55,7 @@ sys.path.insert(0, str(ROOT))
 from companion.web.games import BY_ID  # noqa: E402
 from support.server_process import free_port, procfile_command  # noqa: E402
 
-GAME_IDS = ("seventh-heaven", "heuchel-meuchel", "skyrunner")
+GAME_IDS = tuple(BY_ID)
 SECTION = re.compile(r'<section id="(?:status|screen-head)"[^>]*>')
 ATTR = re.compile(r'data-(my-turn|status|seq)="([^"]*)"')
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -194,6 +196,7 @@ class Socket:
     token: str | None
     ws: Any = None
     seen: dict[int, float] = field(default_factory=dict)  # seq -> first arrival
+    sizes: dict[int, int] = field(default_factory=dict)  # seq -> bytes of the pushes bearing it
     my_turn: bool = False
     status: str = ""
     closed: bool = False
@@ -221,6 +224,7 @@ class Table:
         with self.cond:
             seq = int(attrs["seq"])
             sock.seen.setdefault(seq, at)
+            sock.sizes[seq] = sock.sizes.get(seq, 0) + len(text.encode())
             sock.my_turn = attrs.get("my-turn") == "yes"
             sock.status = attrs.get("status", sock.status)
             self.cond.notify_all()
@@ -299,6 +303,8 @@ def start_match(table: Table, port: int) -> None:
 class Results:
     lock: threading.Lock = field(default_factory=threading.Lock)
     moves: list[tuple[float, float, str]] = field(default_factory=list)  # push, POST, game
+    #: Bytes a phone (False) or a table screen (True) received for a move, by game.
+    sizes: dict[tuple[str, bool], list[int]] = field(default_factory=dict)
     all_moves: int = 0
     games_ended: int = 0
     errors: list[str] = field(default_factory=list)
@@ -363,10 +369,14 @@ def play(table: Table, port: int, rng: random.Random, measure_from: float, deadl
             return
         with table.cond:
             last = max(s.seen[seq] for s in table.sockets)
+            sizes = [(s.seat is None, s.sizes.get(seq, 0)) for s in table.sockets
+                     if s is not sock]  # the mover has its answer; the others, a push
         with results.lock:
             results.all_moves += 1
             if started >= measure_from:
                 results.moves.append((last - started, answered - started, table.game))
+                for screen, size in sizes:
+                    results.sizes.setdefault((table.game, screen), []).append(size)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -438,6 +448,9 @@ def run_step(args: argparse.Namespace, tables_count: int, workdir: Path,
             "missing": list(results.missing), "dropped": list(receiver.dropped),
             "by_game": {game: percentile([m[0] * 1000 for m in results.moves
                                           if m[2] == game], 0.99) for game in GAME_IDS},
+            "bytes": {game: {"phone": percentile(results.sizes.get((game, False), []), 0.5),
+                             "screen": percentile(results.sizes.get((game, True), []), 0.5)}
+                      for game in GAME_IDS},
         })
     except (ApiError, OSError, RuntimeError, websocket.WebSocketException) as error:
         row["failed"] = f"{type(error).__name__}: {error}"
@@ -467,7 +480,10 @@ def describe(row: dict[str, Any]) -> str:
             f"RSS {row['rss_idle']:.0f}->{row['rss']:.0f} MiB threads {row['threads']}  "
             f"client CPU {row['client_cpu']:4.1f}%  setup {row['setup_s']:.1f} s  "
             f"games ended {row['games_ended']}  errors {len(row['errors'])} "
-            f"missing {len(row['missing'])} dropped {len(row['dropped'])}")
+            f"missing {len(row['missing'])} dropped {len(row['dropped'])}\n    "
+            + "  ".join(f"{game}: p99 {row['by_game'][game]:.1f} ms, median push "
+                        f"{sizes['phone'] / 1024:.1f} KB phone / {sizes['screen'] / 1024:.1f} KB"
+                        " screen" for game, sizes in row["bytes"].items()))
 
 
 def passes(row: dict[str, Any], target: float) -> bool:

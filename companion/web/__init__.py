@@ -15,6 +15,7 @@ from companion.web import (
     join,
     phone,
     ratelimit,
+    regions,
     rules,
     screen,
     security,
@@ -34,6 +35,7 @@ def init_app(app: Flask) -> None:
     sock = Sock(app)
     sockets.register(sock)
     install_renderer(app)
+    regions.install(app)
 
 
 def template_loader(app: Flask) -> BaseLoader:

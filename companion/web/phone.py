@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from flask import Blueprint, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from werkzeug.wrappers import Response
 
 from companion.tables import Table, TableError
 from companion.web.cookies import seat_token
 from companion.web.picker import parse_chosen
+from companion.web.regions import page_memory, regions
 from companion.web.render import viewer_context
 from companion.web.responses import (
     refusal_body,
@@ -32,7 +42,15 @@ def play(code: str) -> Response | str:
     seat = seat_or_none(table)
     if seat is None:
         return redirect(url_for("join.form", code=table.code), code=303)
-    return render_template("phone/page.html", oob=False, **viewer_context(table, seat))
+    try:
+        chosen = parse_chosen(request.args.get("pick"))
+    except ValueError:
+        chosen = {}  # a pick that no longer reads: the picker starts over
+    parts = regions(table, seat, chosen=chosen)
+    pushed = [part for part in regions(table, seat) if part.id in ("picker", "private")] \
+        if chosen else None
+    return render_template("phone/page.html", parts=parts, page=page_memory(parts, pushed),
+                           **viewer_context(table, seat))
 
 
 @bp.get("/t/<code>/pick")
@@ -50,15 +68,30 @@ def pick(code: str) -> Response | str:
     except ValueError:
         return refusal_response("table.bad-request", detail="pick")
     context = viewer_context(table, seat, chosen=chosen)
-    return render_template("phone/pick.html", oob=False, private_oob=True, **context)
+    response = make_response(render_template("phone/pick.html", **context))
+    # The page's address keeps the half-made choice, so a reload comes back to it.
+    response.headers["HX-Replace-Url"] = play_url(table.code,
+                                                  json.loads(context.get("chosen_json", "{}")))
+    return response
+
+
+def play_url(code: str, chosen: dict[str, Any] | None = None) -> str:
+    """The phone's page, with the values picked so far (none: the picker's first question)."""
+    if not chosen:
+        return url_for("phone.play", code=code)
+    return url_for("phone.play", code=code, pick=json.dumps(chosen, separators=(",", ":")))
 
 
 def live_response(table: Table, seat: int, notice: dict[str, str] | None = None,
                   status: int = 200) -> Response:
-    body = render_template("phone/live.html", oob=True, notice=notice,
-                           **viewer_context(table, seat))
-    response = make_response(body)
+    """Every region of this phone, swapped in by the answer itself: the player sees the
+    result of their own tap without waiting for the socket, which is then told what this
+    phone already shows."""
+    parts = regions(table, seat, notice=notice)
+    current_app.extensions["hub"].shown(table.code, request.values.get("page"), parts)
+    response = make_response("".join(part.html for part in parts))
     response.status_code = status
+    response.headers["HX-Replace-Url"] = play_url(table.code)  # the choice is made
     return response
 
 

@@ -11,11 +11,9 @@ import json
 import uuid
 from typing import Any
 
-from flask import Flask, current_app, render_template
-from flask_babel import force_locale
+from flask import Flask, current_app
 
 from companion.i18n import current_lang
-from companion.live import Connection
 from companion.network import lan_address, qr_svg
 from companion.tables import Table
 from companion.web.clauses import clause_source, clause_text
@@ -119,21 +117,8 @@ def screen_context(table: Table, is_host: bool) -> dict[str, Any]:
     return context
 
 
-def render_live(table: Table, conn: Connection, part: str) -> str:
-    """The out-of-band partials one connection receives after a change."""
-    with current_app.test_request_context(base_url="http://companion/"), \
-            force_locale(conn.lang):
-        if conn.seat is None:
-            context = screen_context(table, conn.is_host)
-            template = "screen/live.html" if part == "full" else "partials/seats.html"
-        else:
-            context = viewer_context(table, conn.seat)
-            template = "phone/live.html" if part == "full" else "partials/seats.html"
-        return render_template(template, oob=True, **context)
-
-
 def install_renderer(app: Flask) -> None:
-    app.extensions["hub"].renderer = render_live
+    """The template globals every page and push uses."""
     app.jinja_env.globals["helpers"] = lambda game_id: registered()[game_id].helpers
     app.jinja_env.globals["rule_text"] = lambda game_id, rule: clause_text(
         game_id, rule, current_lang())

@@ -11,6 +11,7 @@ from werkzeug.wrappers import Response
 
 from companion.tables import Table, TableError
 from companion.web.cookies import host_token
+from companion.web.regions import page_memory, regions
 from companion.web.render import screen_context
 from companion.web.responses import refusal_response, table_or_404, tables
 
@@ -24,7 +25,10 @@ def is_host(table: Table) -> bool:
 @bp.get("/t/<code>/screen")
 def show(code: str) -> str:
     table = table_or_404(code)
-    return render_template("screen/page.html", oob=False, **screen_context(table, is_host(table)))
+    host = is_host(table)
+    parts = regions(table, None, is_host=host)
+    return render_template("screen/page.html", parts=parts, page=page_memory(parts),
+                           **screen_context(table, host))
 
 
 def host_action(code: str, action: str) -> Response:

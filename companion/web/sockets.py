@@ -27,6 +27,8 @@ def register(sock: Sock) -> None:
         conn = Connection(ws, table.code, seat, current_lang(),
                           is_host=table.is_host(host_token(request, table.code)))
         hub = current_app.extensions["hub"]
+        conn.page = request.args.get("page")
+        conn.sent = hub.claim_page(conn.page)
         hub.register(table, conn)
         notice = render_template("partials/notice.html", oob=True,
                                  notice=refusal_body("table.bad-request", "",

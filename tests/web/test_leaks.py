@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from companion.live import Connection
-from companion.web.render import render_live
+from companion.web.regions import render_for
 from tests.web.hostile_kit import (
     GAMES,
     Seated,
@@ -65,8 +65,8 @@ class Seen:
         with seated.app.app_context():
             for is_host in ((False, True) if seat is None else (False,)):
                 conn = Connection(None, code, seat, "en", is_host=is_host)
-                self.pages[f"push{' host' if is_host else ''}"] = render_live(table, conn,
-                                                                             "full")
+                self.pages[f"push{' host' if is_host else ''}"] = "".join(
+                    part.html for part in render_for(table, conn))
         body = api_view(seated.api.client, code, token)
         self.api_view = body["view"]
         self.log = api_log(seated.api.client, code, token)
@@ -209,6 +209,7 @@ def normalised(text: str, code: str) -> str:
     text = text.replace(code, "CODE")
     text = re.sub(r' d="[^"]*"', "", text)  # the QR code of the join URL
     text = re.sub(r"[0-9a-f]{32}", "ID", text)  # a confirm form's fresh client_move_id
+    text = re.sub(r'page=[\w-]+"|name="page" value="[\w-]+"', "PAGE", text)  # a page's token
     return re.sub(r'"at": ?[0-9.e+]+', '"at": 0', text)
 
 

@@ -58,7 +58,7 @@ def test_each_socket_gets_its_own_view_on_connect_and_after_a_move(server):
     assert table.post_move(0, move).status_code == 200
     for ws in phones:
         pushed = receive_until(ws, 'data-seq="1"')
-        assert 'hx-swap-oob="true"' in pushed
+        assert 'hx-swap-oob="outerMorph"' in pushed
     receive_until(screen, 'id="board"')
     for ws in (*phones, screen):
         ws.close()

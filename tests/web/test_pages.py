@@ -97,7 +97,10 @@ def test_the_phone_offers_only_legal_moves_and_plays_one(app, client):
             break
         key, value = next(iter((k, v) for k, v in legal[0].items() if k not in chosen))
         chosen[key] = value
-    form = dict(re.findall(r'name="(move|seq|client_move_id)" value="([^"]*)"', text))
+    form = dict(re.findall(r'name="(move|client_move_id)" value="([^"]*)"', text))
+    # the confirm form sends the seq the phone's status shows (hx-include="#seq")
+    assert 'hx-include="#seq' in text
+    form["seq"] = re.search(r'id="seq" name="seq" value="(\d+)"', page).group(1)
     form["move"] = form["move"].replace("&#34;", '"').replace("&quot;", '"')
     response = phones[0].post(f"/t/{code}/move", data=form, headers={"HX-Request": "true"})
     assert response.status_code == 200

@@ -1,0 +1,134 @@
+"""A page as regions: what a phone and the table screen show, one element per region, each
+rendered by its own template and swapped in by morphing, so a push changes only what
+changed and keeps the rest (a half-made choice, the scroll position, the focus).
+
+The page, a push and the answer to a move are all built here, from the same regions; the
+hub sends a connection only the regions whose HTML differs from what it last sent.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from flask import current_app, render_template
+from flask_babel import force_locale
+from markupsafe import Markup
+
+from companion.i18n import current_lang
+from companion.live import Connection, Part, fingerprint
+from companion.tables import Table
+from companion.web.render import screen_context, viewer_context
+
+#: A phone's regions in page order: (element id, template).
+PHONE = (("status", "phone/status.html"), ("notice", "partials/notice.html"),
+         ("private", "phone/private.html"), ("picker", "phone/picker.html"),
+         ("undo", "phone/undo.html"), ("outcome", "partials/outcome.html"),
+         ("board", "phone/board.html"), ("seats", "partials/seats.html"),
+         ("log", "partials/log.html"))
+#: The table screen's regions in page order.
+SCREEN = (("screen-head", "screen/head.html"), ("notice", "partials/notice.html"),
+          ("seats", "partials/seats.html"), ("host", "screen/host.html"),
+          ("outcome", "partials/outcome.html"), ("board", "screen/board.html"),
+          ("log", "partials/log.html"), ("night", "partials/night.html"))
+#: Log lines kept rendered, shared by every viewer who sees the same line.
+LINES_KEPT = 4096
+
+
+def regions(table: Table, seat: int | None, is_host: bool = False,
+            chosen: dict[str, Any] | None = None,
+            notice: dict[str, str] | None = None) -> list[Part]:
+    """Every region of ``seat``'s page (None: the table screen's), rendered now. Call it in
+    a request context, in the viewer's language."""
+    if seat is None:
+        context, layout = screen_context(table, is_host), SCREEN
+    else:
+        context, layout = viewer_context(table, seat, chosen=chosen), PHONE
+    context["notice"] = notice
+    parts = []
+    for region_id, template in layout:
+        if region_id == "log":
+            lines = log_lines(table, context)
+            html = render_template(template, log_lines=[Markup(line) for _, line in lines],
+                                   **context)
+            parts.append(Part(region_id, html, tuple(lines)))
+        else:
+            parts.append(Part(region_id, render_template(template, **context)))
+    return parts
+
+
+def log_lines(table: Table, context: dict[str, Any]) -> list[tuple[str, str]]:
+    """The log's lines, newest first, each (element id, HTML). A line is rendered once for
+    all the viewers who see the same move (moves another viewer sees redacted differ)."""
+    cache: OrderedDict[tuple[Any, ...], str] = current_app.extensions["log_lines"]
+    lock: threading.Lock = current_app.extensions["log_lines_lock"]
+    names = tuple(seat["name"] for seat in context["seats"])
+    public = None
+    lines = []
+    for entry in context["log"]:
+        key = (table.code, context["match_no"], current_lang(), names,
+               json.dumps(entry, sort_keys=True, default=str))
+        with lock:
+            html = cache.get(key)
+            if html is not None:
+                cache.move_to_end(key)
+        if html is None:
+            if public is None:
+                with table.lock:
+                    public = table.view_for(None)
+            html = render_template("partials/log_entry.html", entry=entry,
+                                   **dict(context, view=public))
+            with lock:
+                cache[key] = html
+                while len(cache) > LINES_KEPT:
+                    cache.popitem(last=False)
+        lines.append((f"log-{entry['seq']}", html))
+    return lines
+
+
+def render_for(table: Table, conn: Connection) -> list[Part]:
+    """The hub's renderer: ``conn``'s regions now. Viewers alike (the table screens of one
+    language, the same seat open twice) share one rendering per change."""
+    hub = current_app.extensions["hub"]
+    key = (conn.seat, conn.is_host, conn.lang)
+    cache: dict[str, tuple[int, dict[Any, list[Part]]]] = current_app.extensions["renders"]
+    version = hub.version(table.code)
+    with hub.lock:
+        kept_version, kept = cache.get(table.code, (-1, {}))
+        if kept_version == version and key in kept:
+            return kept[key]
+    with current_app.test_request_context(base_url="http://companion/"), \
+            force_locale(conn.lang):
+        parts = regions(table, conn.seat, conn.is_host)
+    with hub.lock:
+        kept_version, kept = cache.get(table.code, (-1, {}))
+        if kept_version != version:
+            kept = {}
+            cache[table.code] = (version, kept)
+        kept[key] = parts
+    return parts
+
+
+def page_memory(parts: list[Part], pushed: list[Part] | None = None) -> str:
+    """Remember what a page was drawn with, for the socket it opens: its first push then
+    sends only what changed since, and does not replace a picker the player may already be
+    tapping. ``pushed`` are the regions a push would draw where the page differs from it
+    (a page reloaded with a half-made choice). Returns the token the page passes on."""
+    known = {part.id: part.digest for part in parts}
+    for part in pushed or ():
+        known[part.id] = part.digest
+    for part in parts:
+        if part.items:
+            for item_id, html in part.items:
+                known[item_id] = fingerprint(html)
+            known[f"{part.id}#items"] = " ".join(item_id for item_id, _ in part.items)
+    return current_app.extensions["hub"].remember_page(known)
+
+
+def install(app: Any) -> None:
+    app.extensions["hub"].renderer = render_for
+    app.extensions["renders"] = {}
+    app.extensions["log_lines"] = OrderedDict()
+    app.extensions["log_lines_lock"] = threading.Lock()

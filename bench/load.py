@@ -295,7 +295,11 @@ def start_match(table: Table, port: int) -> None:
                         token=table.host, source=table.source)
     if status != 200:
         raise ApiError(f"start {table.code}: {status} {body}")
-    if not table.wait_all(body["seq"], PUSH_TIMEOUT):
+    with table.cond:  # the lobby's seq is the start's too: wait for the game to show
+        started = table.cond.wait_for(lambda: all(
+            body["seq"] in s.seen and (s.seat is None or s.status == "playing")
+            for s in table.sockets), PUSH_TIMEOUT)
+    if not started:
         raise ApiError(f"start {table.code}: the start's push never came")
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from flask import Flask, current_app
 
 from companion.i18n import current_lang
-from companion.network import lan_address, qr_svg
+from companion.network import lan_address
 from companion.tables import Table
 from companion.web.clauses import clause_source, clause_text
 from companion.web.games.spec import registered, spec_of
@@ -109,7 +109,7 @@ def viewer_context(table: Table, seat: int | None, is_host: bool = False,
 def screen_context(table: Table, is_host: bool) -> dict[str, Any]:
     context = viewer_context(table, None, is_host)
     url = join_url(table.code)
-    context.update(join_url=url, qr=qr_svg(url),
+    context.update(join_url=url,
                    night=current_app.extensions["tables"].finished_tonight(
                        current_app.config["NIGHT_HOURS"]),
                    game_names={spec.id: spec.name(current_lang())

@@ -9,10 +9,11 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from companion.network import qr_svg
 from companion.tables import Table, TableError
 from companion.web.cookies import host_token
 from companion.web.regions import page_memory, regions
-from companion.web.render import screen_context
+from companion.web.render import join_url, screen_context
 from companion.web.responses import refusal_response, table_or_404, tables
 
 bp = Blueprint("screen", __name__)
@@ -64,3 +65,13 @@ def free(code: str) -> Response:
 @bp.post("/t/<code>/host-undo")
 def host_undo(code: str) -> Response:
     return host_action(code, "undo")
+
+
+@bp.get("/t/<code>/qr.svg")
+def qr(code: str) -> Response:
+    """The join address as a QR code: an image of its own, fetched once, so that the pushes
+    to the table screen do not carry it."""
+    table = table_or_404(code)
+    response = Response(qr_svg(join_url(table.code)), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "private, max-age=86400"
+    return response

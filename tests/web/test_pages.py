@@ -29,7 +29,9 @@ def test_home_lists_every_game_and_every_one_starts(client):
 def test_creating_a_table_makes_this_browser_the_host_screen(client):
     code = create_by_form(client)
     page = client.get(f"/t/{code}/screen").get_data(as_text=True)
-    assert "<svg" in page  # the QR code
+    assert f'src="/t/{code}/qr.svg"' in page  # the QR code
+    qr = client.get(f"/t/{code}/qr.svg")
+    assert qr.mimetype == "image/svg+xml" and b"<svg" in qr.data
     assert f"http://192.168.1.20:5000/j/{code}" in page
     assert "Start the game" in page
 

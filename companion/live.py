@@ -179,7 +179,7 @@ class Hub:
         """What the page behind ``token`` shows, once: a socket that reconnects later gets
         everything, since it may have missed pushes."""
         with self.lock:
-            return self._pages.pop(token, None) or {} if token else {}
+            return self._pages.pop(token, {}) if token else {}
 
     def connections(self, code: str) -> list[Connection]:
         with self.lock:

@@ -122,7 +122,7 @@ class Table:
             return []
         return self.game.legal_moves(self.state, seat)
 
-    def view_for(self, seat: int | None) -> dict[str, Any] | None:
+    def view_for(self, seat: int | None) -> Mapping[str, Any] | None:
         if self.state is None:
             return None
         return self.game.view(self.state, seat)

@@ -86,3 +86,18 @@ def test_an_import_from_the_tests_in_bench_would_be_caught(tmp_path, monkeypatch
     (tmp_path / "bench" / "x.py").write_text("from tests.conftest import ApiTable\n")
     monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
     assert imports_across("bench") == ["bench/x.py imports tests"]
+
+
+MYPY = str(Path(sys.executable).with_name("mypy"))
+
+
+def test_the_type_checker_catches_a_view_that_breaks_its_type(tmp_path):
+    """mypy, as ./scripts/test runs it, refuses a game whose view lacks a declared key."""
+    tree = copy_of_the_package(tmp_path)
+    game = tree / "companion" / "games" / "seventh_heaven" / "game.py"
+    text = game.read_text()
+    assert '            "deck_count": len(state["deck"]),\n' in text
+    game.write_text(text.replace('            "deck_count": len(state["deck"]),\n', ""))
+    result = subprocess.run([MYPY, "companion"], cwd=tree, capture_output=True, text=True)
+    assert result.returncode != 0
+    assert 'Missing key "deck_count"' in result.stdout

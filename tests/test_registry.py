@@ -4,6 +4,7 @@ that the pages, the API, hostile-input and leak suites all cover."""
 
 from __future__ import annotations
 
+import importlib
 import re
 import shutil
 from dataclasses import replace
@@ -52,6 +53,13 @@ def missing_parts(spec: GameSpec) -> list[str]:
     css = CSS.read_text()
     if f"/* game: {spec.id} " not in css or f"/* end of game: {spec.id} */" not in css:
         missing.append(f"CSS section /* game: {spec.id} … */ in companion.css")
+    package = type(spec.engine).__module__.rsplit(".", 1)[0]
+    try:
+        declared = importlib.import_module(f"{package}.types")
+    except ImportError:
+        declared = None
+    if not (hasattr(declared, "Move") and hasattr(declared, "View")):
+        missing.append(f"{package}.types with Move and View")
     seed = spec.seed
     if seed.get("id") != spec.id:
         missing.append("seeds id equal to the engine's id")
@@ -89,6 +97,7 @@ def test_the_contract_names_each_part_a_game_lacks(tmp_path):
     assert "docs page docs/games/high-card.md" in missing
     assert any(part.startswith("CSS section") for part in missing)
     assert "French for waiting.html: 'Nobody has translated this'" in missing
+    assert "tests.fake_game.types with Move and View" in missing
     assert not any("clause" in part or "option" in part or "name" in part for part in missing)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -160,7 +161,7 @@ class Game(Protocol):
         """
         ...
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> Mapping[str, Any]:
         """What ``seat`` may see, as the templates and the API show it: that seat's own
         secrets and the public part of everything else; ``None`` is the table screen and
         holds no secret at all (no hand, no hidden card, no choice before its reveal, nor

@@ -42,6 +42,7 @@ def regions(table: Table, seat: int | None, is_host: bool = False,
             notice: dict[str, str] | None = None) -> list[Part]:
     """Every region of ``seat``'s page (None: the table screen's), rendered now. Call it in
     a request context, in the viewer's language."""
+    layout: tuple[tuple[str, str], ...]
     if seat is None:
         context, layout = screen_context(table, is_host), SCREEN
     else:

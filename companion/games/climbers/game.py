@@ -16,6 +16,7 @@ Nothing is hidden in this game: every view shows the whole table.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import (
@@ -29,8 +30,9 @@ from companion.games.base import (
 )
 from companion.games.climbers import rules
 from companion.games.climbers.data import BLOCKS, COLOURS, FOUNDATIONS, GAME_ID, LADDERS, SEED
-from companion.games.climbers.geometry import Tower
+from companion.games.climbers.geometry import Placed, Tower
 from companion.games.climbers.tower import foundations, generate
+from companion.games.climbers.types import View
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -54,11 +56,12 @@ class Climbers:
 
     def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
         values, first = read_setup(self, players, options)
+        blocks: Mapping[str, Placed | None]
         if values["tower"] == "generated":
             blocks, order = generate(seed)
         else:
-            blocks = {block_id: None for block_id in BLOCKS}
-            blocks.update(foundations())
+            standing = foundations()
+            blocks = {block_id: standing.get(block_id) for block_id in BLOCKS}
             order = list(FOUNDATIONS)
         seats = [str(seat) for seat in range(players)]
         return {
@@ -147,10 +150,10 @@ class Climbers:
         """Nothing is secret in this game."""
         return clone(move)
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> View:
         built = Tower(state["blocks"])
         heights = {s: rules.height_of(state, int(s), built) for s in state["figures"]}
-        view: dict[str, Any] = {
+        view: View = {
             "game": GAME_ID,
             "players": state["players"],
             "options": dict(state["options"]),

@@ -7,9 +7,8 @@ then number (rulebook, MATERIEL).
 
 from __future__ import annotations
 
-from typing import Any
-
 from companion.games.base import load_seed
+from companion.games.heuchel_meuchel.types import Card
 
 GAME_ID = "heuchel-meuchel"
 SEED = load_seed(GAME_ID)
@@ -47,7 +46,7 @@ def card_goal(card: int) -> int:
     return goal_row(rank_of(card))
 
 
-def card_json(card: int) -> dict[str, Any]:
+def card_json(card: int) -> Card:
     """A card as views show it: its id, rank (1-6, with the rank's id) and value."""
     rank = rank_of(card)
     return {"id": card, "rank": rank, "rank_id": RANK_IDS[rank - 1], "value": value_of(card)}

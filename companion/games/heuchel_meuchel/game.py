@@ -35,6 +35,7 @@ from companion.games.heuchel_meuchel.data import (
     card_json,
     rank_of,
 )
+from companion.games.heuchel_meuchel.types import View
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -106,17 +107,18 @@ class HeuchelMeuchel:
         if move.get("type") in ("place", "lift") and viewer != seat:
             return {"type": move["type"], "rank": rank_of(move["card"])}
         if move.get("type") == "lose" and viewer != seat:
-            stack = board.square(state, board.column_of(state, seat), move["row"])
+            column = board.column_of(state, seat)
+            stack = board.square(state, column, move["row"]) if column is not None else None
             if stack is None or move["lost"] != board.top(stack):
                 return {"type": "lose", "row": move["row"]}  # a covered card stays unnamed
         return json.loads(json.dumps(move))
 
     # --- what players see -----------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> View:
         setting_up = state["phase"] == "setup"
         players = range(state["players"])
-        view: dict[str, Any] = {
+        view: View = {
             "game": GAME_ID,
             "players": state["players"],
             "options": dict(state["options"]),
@@ -142,7 +144,7 @@ class HeuchelMeuchel:
             view["outcome"] = result.as_json()
             view["scores"] = {str(s): board.score_parts(state, s) for s in players}
         if seat is not None and str(seat) in state["columns"]:
-            view.update(_private(state, seat))
+            _add_private(view, state, seat)
         return view
 
     def outcome(self, state: State) -> Outcome | None:
@@ -171,19 +173,17 @@ def _public_square(stack: dict[str, Any] | None, setting_up: bool) -> dict[str, 
     return public
 
 
-def _private(state: State, seat: int) -> dict[str, Any]:
+def _add_private(view: View, state: State, seat: int) -> None:
     """What only this seat sees: every card of its column, its hand and its discards."""
     column = board.column_of(state, seat)
     stacks = [] if column is None else [
         {"row": row, "down": stack["down"], "cards": [card_json(c) for c in stack["cards"]]}
         for row, stack in board.stacks(state, column)
     ]
-    return {
-        "seat": seat,
-        "column": column,
-        "mine": stacks,
-        "hand": [card_json(card) for card in state["hands"][str(seat)]],
-        "discards": [card_json(card) for card in state["discards"][str(seat)]],
-        "score": board.score_parts(state, seat),
-        "done": state["phase"] == "setup" and board.setup_done(state, seat),
-    }
+    view["seat"] = seat
+    view["column"] = column
+    view["mine"] = stacks
+    view["hand"] = [card_json(card) for card in state["hands"][str(seat)]]
+    view["discards"] = [card_json(card) for card in state["discards"][str(seat)]]
+    view["score"] = board.score_parts(state, seat)
+    view["done"] = state["phase"] == "setup" and board.setup_done(state, seat)

@@ -34,6 +34,7 @@ from companion.games.seventh_heaven.data import (
     START,
     card_sort_key,
 )
+from companion.games.seventh_heaven.types import Card, View
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -167,9 +168,9 @@ class SeventhHeaven:
 
     # --- what players see -----------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> View:
         over = state["phase"] == "over"
-        view: dict[str, Any] = {
+        view: View = {
             "game": GAME_ID,
             "players": state["players"],
             "heaven": state["heaven"],
@@ -197,13 +198,19 @@ class SeventhHeaven:
         if seat is not None and str(seat) in state["hands"]:
             view["seat"] = seat
             cards = sorted(state["hands"][str(seat)], key=card_sort_key)
-            view["hand"] = [dict(CARDS[card]) for card in cards]
+            view["hand"] = [card_view(card) for card in cards]
         return view
 
     def outcome(self, state: State) -> Outcome | None:
         if state["phase"] != "over":
             return None
         return _outcome(state)
+
+
+def card_view(card_id: int) -> Card:
+    card = CARDS[card_id]
+    return Card(id=card["id"], kind=card["kind"], colour=card["colour"], value=card["value"],
+                special=card["special"])
 
 
 def _effects(before: dict[str, Any] | None, after: dict[str, Any] | None,

@@ -40,6 +40,7 @@ from companion.games.skyrunner.data import (
     cards_of,
     surprise_of,
 )
+from companion.games.skyrunner.types import Card, View
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -137,9 +138,9 @@ class SkyRunner:
             return {"type": "choose"}
         return json.loads(json.dumps(move))
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: State, seat: int | None) -> View:
         pending = state["pending"]
-        view: dict[str, Any] = {
+        view: View = {
             "game": GAME_ID,
             "players": state["players"],
             "options": dict(state["options"]),
@@ -150,16 +151,16 @@ class SkyRunner:
             "phase": state["phase"],
             "round": state["round"],
             "holder": state["holder"],
-            "offer": None if state["offer"] is None else dict(CARDS[state["offer"]]),
+            "offer": None if state["offer"] is None else card_view(state["offer"]),
             "positions": clone(state["positions"]),
             "hand_counts": {s: len(cards) for s, cards in state["hands"].items()},
             "used_counts": {s: len(cards) for s, cards in state["used"].items()},
-            "waiting": {s: [dict(CARDS[c]) for c in cards]
+            "waiting": {s: [card_view(c) for c in cards]
                         for s, cards in state["waiting"].items()},
             "deck_count": len(state["deck"]),
             "discard_count": len(state["discard"]),
             "chosen": [int(s) for s, card in state["choices"].items() if card is not None],
-            "played": {s: dict(CARDS[c]) for s, c in state["reveal"].items()},
+            "played": {s: card_view(c) for s, c in state["reveal"].items()},
             "auction": clone(state["auction"]),
             "surprise": clone(state["surprise"]),
             "events": _public_events(state["events"]),
@@ -176,10 +177,10 @@ class SkyRunner:
             view["outcome"] = result.as_json()
         if seat is not None and str(seat) in state["hands"]:
             view["seat"] = seat
-            view["hand"] = [dict(CARDS[c]) for c in sorted(state["hands"][str(seat)])]
-            view["used"] = [dict(CARDS[c]) for c in sorted(state["used"][str(seat)])]
+            view["hand"] = [card_view(c) for c in sorted(state["hands"][str(seat)])]
+            view["used"] = [card_view(c) for c in sorted(state["used"][str(seat)])]
             choice = state["choices"][str(seat)]
-            view["choice"] = None if choice is None else dict(CARDS[choice])
+            view["choice"] = None if choice is None else card_view(choice)
             if pending is not None and pending["seat"] == seat and pending["kind"] == "climb":
                 options = rules.climb_options(state, seat, pending["card"])
                 view["climbs"] = [{"level": level, "lane": lane, "equipment": needs}
@@ -201,6 +202,11 @@ class SkyRunner:
         return Outcome(ranking=ranking, scores=heights,
                        reason="roof" if winner is not None else "no-cards")
 
+
+
+def card_view(card_id: int) -> Card:
+    card = CARDS[card_id]
+    return Card(id=card["id"], kind=card["kind"], colour=card["colour"], value=card["value"])
 
 def _turn(state: State) -> int | None:
     """Whose decision the game waits for alone (None while everyone chooses)."""

@@ -160,7 +160,9 @@ class ClimbersHelpers:
         chosen_block = chosen.get("block")
         settled = getattr(pick, "move", None)  # only a legal move is outlined
         if settled is not None and settled["type"] in ("block", "build"):
-            w, d, _ = shape(BLOCKS[settled["block"]], settled["top"], settled["long"])
+            lying = shape(BLOCKS[settled["block"]], settled["top"], settled["long"])
+            assert lying is not None, "a legal move lies some way"
+            w, d, _ = lying
             outlined = set(footprint(settled["x"], settled["y"], w, d))
         elif settled is not None and settled["type"] == "walk":
             target = parse_square(settled["to"])  # the square the figure walks to

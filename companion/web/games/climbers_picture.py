@@ -63,7 +63,7 @@ def face_colours(block: dict[str, Any]) -> dict[Direction, str]:
     if block.get("kind") == "foundation" or block.get("top") not in PALETTE:
         return {d: "grey" for d in (X_PLUS, X_MINUS, Y_PLUS, Y_MINUS, Z_PLUS, Z_MINUS)}
     top = block["top"]
-    rest = [pair for pair in OPPOSITE_PAIRS if top not in pair]
+    rest: list[tuple[str, str]] = [(a, b) for a, b in OPPOSITE_PAIRS if top not in (a, b)]
     known = BLOCKS.get(block.get("id", ""))
     square = known.square_pair if known is not None else None
     w, d, h = block["w"], block["d"], block["h"]
@@ -71,7 +71,8 @@ def face_colours(block: dict[str, Any]) -> dict[Direction, str]:
         odd_axis = "x" if (w != d and d == h) else "y" if (d != w and w == h) else None
         if odd_axis is not None:
             other = next(pair for pair in rest if pair != tuple(square))
-            rest = [tuple(square), other] if odd_axis == "x" else [other, tuple(square)]
+            first, second = square
+            rest = [(first, second), other] if odd_axis == "x" else [other, (first, second)]
     (xp, xm), (yp, ym) = rest
     return {Z_PLUS: top, Z_MINUS: opposite(top), X_PLUS: xp, X_MINUS: xm,
             Y_PLUS: yp, Y_MINUS: ym}
@@ -155,7 +156,7 @@ class _Box:
     def edges(self) -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
         """The box's twelve edges."""
         xs, ys, zs = (self.x0, self.x1), (self.y0, self.y1), (self.z0, self.z1)
-        found = []
+        found: list[tuple[tuple[float, float, float], tuple[float, float, float]]] = []
         for y in ys:
             for z in zs:
                 found.append(((xs[0], y, z), (xs[1], y, z)))
@@ -303,6 +304,10 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
     # margin, and a strip in front for the figures still on the table.
     plane_boxes = [_Box(block, turn) for block in every] or boxes
     if plane_boxes:
+        min_x: float
+        max_x: float
+        min_y: float
+        max_y: float
         min_x = min(b.x0 for b in plane_boxes) - MARGIN
         max_x = max(b.x1 for b in plane_boxes) + MARGIN
         min_y = min(b.y0 for b in plane_boxes) - MARGIN
@@ -372,9 +377,9 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
         sx, sy = _project(x + 0.5, y + 0.5, h)
         items.append((x + y + h - 1, 2, _figure(sx, sy, _seat_colour(view, seat), seat, False)))
     for index, seat in enumerate(on_table):
-        x, y = min_x + 1 + 2 * index, max_y - 0.9
-        sx, sy = _project(x, y, 0)
-        items.append((math.ceil(x + y), 2, _figure(sx, sy, _seat_colour(view, seat), seat,
+        tx, ty = min_x + 1 + 2 * index, max_y - 0.9
+        sx, sy = _project(tx, ty, 0)
+        items.append((math.ceil(tx + ty), 2, _figure(sx, sy, _seat_colour(view, seat), seat,
                                                    True)))
 
     def hidden_point(px: float, py: float, pz: float) -> bool:

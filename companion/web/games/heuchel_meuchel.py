@@ -6,6 +6,7 @@ state, so a template cannot reach a card its viewer may not see.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from companion.games.heuchel_meuchel import HeuchelMeuchel
@@ -20,6 +21,7 @@ from companion.games.heuchel_meuchel.data import (
     card_json,
     rank_name,
 )
+from companion.games.heuchel_meuchel.types import Card
 from companion.i18n import current_lang
 from companion.web.games.spec import GameSpec
 
@@ -32,7 +34,7 @@ class HeuchelMeuchelHelpers:
     rows_top_down = ROWS_TOP_DOWN
     ranks_high_first = tuple(range(len(RANK_IDS), 0, -1))
 
-    def card(self, card: Any) -> dict[str, Any]:
+    def card(self, card: Any) -> Mapping[str, Any]:
         """A card id (or a view's card) as a card dict."""
         if isinstance(card, dict):
             return card
@@ -49,7 +51,7 @@ class HeuchelMeuchelHelpers:
         card = self.card(card)
         return f"{self.rank(card['rank'])} {card['value']}"
 
-    def cards_of_rank(self, rank: int) -> list[dict[str, Any]]:
+    def cards_of_rank(self, rank: int) -> list[Card]:
         """The six cards of a rank, 6 first: the table-deals entry grid."""
         first = (rank - 1) * VALUES
         return [card_json(card) for card in range(first + VALUES - 1, first - 1, -1)]

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard
 
 State = dict[str, Any]
 Move = dict[str, Any]
@@ -181,7 +181,7 @@ class Game(Protocol):
         ...
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: Any) -> TypeGuard[int]:
     """A whole number, not a bool (JSON true is no seat, card or row)."""
     return isinstance(value, int) and not isinstance(value, bool)
 

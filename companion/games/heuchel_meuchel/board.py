@@ -28,12 +28,26 @@ def square(state: State, column: int, row: int) -> Square:
     return state["board"][column - 1][row - 1]
 
 
+def stack_at(state: State, column: int, row: int) -> dict[str, Any]:
+    """The stack on a square the rules already found occupied."""
+    stack = square(state, column, row)
+    assert stack is not None, f"no stack on column {column}, row {row}"
+    return stack
+
+
 def top(stack: dict[str, Any]) -> int:
     return stack["cards"][-1]
 
 
 def column_of(state: State, seat: int) -> int | None:
     return state["columns"][str(seat)]
+
+
+def own_column(state: State, seat: int) -> int:
+    """The column of a seat the rules already found has one (every seat, after set-up)."""
+    column = column_of(state, seat)
+    assert column is not None, f"seat {seat} has no column"
+    return column
 
 
 def owner_of(state: State, column: int) -> int | None:

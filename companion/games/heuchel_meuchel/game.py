@@ -107,8 +107,7 @@ class HeuchelMeuchel:
         if move.get("type") in ("place", "lift") and viewer != seat:
             return {"type": move["type"], "rank": rank_of(move["card"])}
         if move.get("type") == "lose" and viewer != seat:
-            column = board.column_of(state, seat)
-            stack = board.square(state, column, move["row"]) if column is not None else None
+            stack = board.square(state, board.own_column(state, seat), move["row"])
             if stack is None or move["lost"] != board.top(stack):
                 return {"type": "lose", "row": move["row"]}  # a covered card stays unnamed
         return json.loads(json.dumps(move))

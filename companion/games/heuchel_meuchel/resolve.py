@@ -48,7 +48,7 @@ def choose_column(state: State, seat: int, move: Move) -> None:
 
 def place(state: State, seat: int, move: Move) -> None:
     card = move["card"]
-    column = board.column_of(state, seat)
+    column = board.own_column(state, seat)
     row = start_row(rank_of(card))
     stack = board.square(state, column, row)
     _set(state, column, row, [*(stack["cards"] if stack else []), card])
@@ -60,9 +60,9 @@ def place(state: State, seat: int, move: Move) -> None:
 
 def lift(state: State, seat: int, move: Move) -> None:
     card = move["card"]
-    column = board.column_of(state, seat)
+    column = board.own_column(state, seat)
     row = start_row(rank_of(card))
-    stack = board.square(state, column, row)
+    stack = board.stack_at(state, column, row)
     _set(state, column, row, stack["cards"][:-1])
     if state["options"]["deal"] == "app":
         state["hands"][str(seat)] = sorted([*state["hands"][str(seat)], card])
@@ -83,9 +83,9 @@ def _begin(state: State) -> None:
 
 
 def move_stack(state: State, seat: int, move: Move) -> None:
-    column = board.column_of(state, seat)
+    column = board.own_column(state, seat)
     row, count, to = move["row"], move["count"], move["to"]
-    stack = board.square(state, column, row)
+    stack = board.stack_at(state, column, row)
     part, rest = stack["cards"][-count:], stack["cards"][:-count]
     uncovered_home = board.split_leaves(stack, count, row) == "home"
     _set(state, column, row, rest, down=uncovered_home)
@@ -116,9 +116,9 @@ def move_stack(state: State, seat: int, move: Move) -> None:
 def take(state: State, seat: int, move: Move) -> None:
     moved = state["moved"]
     row, column, count = moved["row"], move["from"], move["count"]
-    victim = board.square(state, column, row)
+    victim = board.stack_at(state, column, row)
     part, rest = victim["cards"][-count:], victim["cards"][:-count]
-    taker = board.square(state, moved["column"], row)
+    taker = board.stack_at(state, moved["column"], row)
     taker["cards"] = [*part, *taker["cards"]]
     _set(state, column, row, rest)
     state["taken_from"] = [*state["taken_from"], column]
@@ -179,8 +179,8 @@ def lose(state: State, seat: int, move: Move) -> None:
     """Die variant: the roll allowed no move; a card of the player's choice still on its
     way is discarded. Taking out a covered card leaves the stack's order as it was; the
     others learn only that a covered card went (the player's discards are their own)."""
-    column = board.column_of(state, seat)
-    stack = board.square(state, column, move["row"])
+    column = board.own_column(state, seat)
+    stack = board.stack_at(state, column, move["row"])
     lost = move["lost"]
     was_top = lost == stack["cards"][-1]
     _set(state, column, move["row"], [card for card in stack["cards"] if card != lost])

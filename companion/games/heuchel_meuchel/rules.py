@@ -173,7 +173,7 @@ def _setup_moves(state: State, seat: int) -> list[Move]:
 
 def _own_live(state: State, seat: int, row: int) -> dict[str, Any]:
     """The seat's face-up stack on ``row`` of its column, or the clause that refuses."""
-    column = board.column_of(state, seat)
+    column = board.own_column(state, seat)
     stack = board.square(state, column, row) if 1 <= row <= len(state["board"][0]) else None
     if stack is None:
         raise IllegalMove("hm.move.own-column", row=row)
@@ -188,7 +188,7 @@ def _check_move(state: State, seat: int, move: Move) -> None:
     height = len(stack["cards"])
     if not 1 <= count <= height:
         raise IllegalMove("hm.move.top-part", height=height)
-    column = board.column_of(state, seat)
+    column = board.own_column(state, seat)
     rank = rank_of(board.top(stack))
     targets = board.reachable(state, column, row, rank)
     if to not in targets:
@@ -229,7 +229,7 @@ def _check_take(state: State, seat: int, move: Move) -> None:
         raise IllegalMove("hm.favour.nothing-there", row=moved["row"], column=column)
     if victim["down"]:
         raise IllegalMove("hm.favour.goal-untouchable")
-    taker = board.square(state, moved["column"], moved["row"])
+    taker = board.stack_at(state, moved["column"], moved["row"])
     if board.top(victim) > board.top(taker):
         raise IllegalMove("hm.favour.lower")
     height = len(victim["cards"])

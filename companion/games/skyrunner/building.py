@@ -15,6 +15,8 @@ from typing import Any
 from companion.games.skyrunner.data import PASS_MIN
 
 State = dict[str, Any]
+#: A climb under way: level, lane, the climbers being passed, equipment cards used so far.
+Climb = tuple[int, int, frozenset[int], int]
 GROUND = 0
 
 
@@ -31,6 +33,13 @@ def section_of(state: State, level: int) -> int | None:
     if level <= GROUND or level >= roof(state):
         return None
     return (level - 1) // per_section(state)
+
+
+def face_section(state: State, level: int) -> int:
+    """The section of a level on the building's face (neither the ground nor the roof)."""
+    section = section_of(state, level)
+    assert section is not None, f"level {level} is not on the face"
+    return section
 
 
 def lanes(state: State, section: int) -> int:
@@ -76,7 +85,7 @@ def climbs(state: State, seat: int, points: int, equipment: int,
     best: dict[tuple[int, int], int] = {start: 0}
     # Breadth-first by steps: each state (place, climbers being passed, equipment used) is
     # expanded once, at the fewest steps that reach it.
-    frontier = [(start[0], start[1], frozenset(), 0)]
+    frontier: list[Climb] = [(start[0], start[1], frozenset(), 0)]
     seen = set(frontier)
     for _ in range(points):
         following = []
@@ -84,6 +93,7 @@ def climbs(state: State, seat: int, points: int, equipment: int,
             if level == top:
                 continue
             for to_level, to_lane, needs in _steps(state, level, lane):
+                state_: Climb
                 if to_level == top:
                     state_ = (top, 0, frozenset(), used + needs)
                 else:
@@ -109,8 +119,7 @@ def _steps(state: State, level: int, lane: int) -> list[tuple[int, int, int]]:
     """(level, lane, equipment the step itself needs) for every step from a place."""
     if level == GROUND:
         return [(1, to, 0) for to in range(1, lanes(state, 0) + 1)]
-    section = section_of(state, level)
-    assert section is not None
+    section = face_section(state, level)
     steps: list[tuple[int, int, int]] = []
     if not top_of_section(state, level):
         steps.append((level + 1, lane, 0))
@@ -130,7 +139,7 @@ def drop_lanes(state: State, seat: int, distance: int) -> list[int]:
     target = max(GROUND, level - distance)
     if target == GROUND:
         return [0]
-    section = section_of(state, target)
+    section = face_section(state, target)
     if section == section_of(state, level):
         return [lane]
     count = lanes(state, section)
@@ -207,6 +216,6 @@ def _settle(state: State, falls: list[dict[str, Any]]) -> None:
             if level >= start[0]:
                 level, lane = start
                 break
-            lane = min(lane, lanes(state, section_of(state, level)))
+            lane = min(lane, lanes(state, face_section(state, level)))
         state["positions"][str(seat)] = {"level": level, "lane": lane}
         fall["to"] = {"level": level, "lane": lane}

@@ -56,8 +56,12 @@ def kind(card: int) -> str:
     return CARDS[card]["kind"]
 
 
-def value(card: int) -> int | None:
-    return CARDS[card]["value"]
+def value(card: int) -> int:
+    """The number on a bid, climbing or Fall card (the other cards carry none)."""
+    number = CARDS[card]["value"]
+    if number is None:
+        raise ValueError(f"card {card} carries no number")
+    return number
 
 
 def bid_of(colour: str, value_: int) -> int:

@@ -47,7 +47,7 @@ def _blocks() -> dict[str, Block]:
     found: dict[str, Block] = {}
     for name in ("foundation", "double", "cube", "half"):
         spec = SEED["kinds"][name]
-        kind = BlockKind(name, tuple(spec["size"]))  # type: ignore[arg-type]
+        kind = BlockKind(name, tuple(spec["size"]))
         pairs = spec.get("square_pairs")
         for index in range(spec["count"]):
             pair = OPPOSITE_PAIRS[pairs[index]] if pairs else None

@@ -16,7 +16,6 @@ Nothing is hidden in this game: every view shows the whole table.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import (
@@ -30,7 +29,7 @@ from companion.games.base import (
 )
 from companion.games.climbers import rules
 from companion.games.climbers.data import BLOCKS, COLOURS, FOUNDATIONS, GAME_ID, LADDERS, SEED
-from companion.games.climbers.geometry import Placed, Tower
+from companion.games.climbers.geometry import Tower
 from companion.games.climbers.tower import foundations, generate
 from companion.games.climbers.types import View
 
@@ -56,13 +55,10 @@ class Climbers:
 
     def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
         values, first = read_setup(self, players, options)
-        blocks: Mapping[str, Placed | None]
         if values["tower"] == "generated":
-            blocks, order = generate(seed)
+            built, order = generate(seed)
         else:
-            standing = foundations()
-            blocks = {block_id: standing.get(block_id) for block_id in BLOCKS}
-            order = list(FOUNDATIONS)
+            built, order = foundations(), list(FOUNDATIONS)
         seats = [str(seat) for seat in range(players)]
         return {
             "game": GAME_ID,
@@ -75,7 +71,7 @@ class Climbers:
             "walked": False,
             "round": 0,
             "turns": 0,
-            "blocks": {block_id: blocks[block_id] for block_id in BLOCKS},
+            "blocks": {block_id: built.get(block_id) for block_id in BLOCKS},
             "order": order,
             "figures": {seat: None for seat in seats},
             "ladders": {seat: list(LADDERS) for seat in seats},

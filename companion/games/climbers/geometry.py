@@ -10,8 +10,8 @@ may be taken away, so every column of the tower is solid from the table up: a he
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Collection, Iterable, Iterator
+from typing import Any, Final, Literal
 
 from companion.games.climbers.data import (
     ALL_COLOURS,
@@ -25,7 +25,7 @@ from companion.games.climbers.data import (
 Square = tuple[int, int]
 Placed = dict[str, Any]  # {"x", "y", "z", "w", "d", "h", "top", "long"}
 #: A figure's place: "x,y" on the top of a column, or the table (None) around the tower.
-TABLE = "table"
+TABLE: Final = "table"
 SIDES: tuple[Square, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
@@ -105,14 +105,17 @@ class Tower:
     """The height map of the placed blocks (less ``without``, a block being moved)."""
 
     def __init__(self, blocks: dict[str, Placed | None], without: str | None = None) -> None:
-        placed = sorted((spot["z"], block_id) for block_id, spot in blocks.items()
-                        if spot is not None and block_id != without)
-        self.blocks: dict[str, Placed] = {block_id: blocks[block_id] for _, block_id in placed}
+        standing = {block_id: spot for block_id, spot in blocks.items()
+                    if spot is not None and block_id != without}
+        #: The blocks, lowest first (then by id).
+        self.blocks: dict[str, Placed] = {
+            block_id: standing[block_id]
+            for block_id in sorted(standing, key=lambda block_id: (standing[block_id]["z"],
+                                                                    block_id))}
         self.top: dict[Square, tuple[int, str]] = {}
-        for z, block_id in placed:
-            spot = self.blocks[block_id]
+        for block_id, spot in self.blocks.items():
             for square in footprint(spot["x"], spot["y"], spot["w"], spot["d"]):
-                self.top[square] = (z + spot["h"], block_id)
+                self.top[square] = (spot["z"] + spot["h"], block_id)
 
     def height(self, square: Square) -> int:
         found = self.top.get(square)
@@ -239,7 +242,7 @@ def pushes(tower: Tower, figures: dict[str, str | None], x: int, y: int, w: int,
 
 # --- where a figure can walk ------------------------------------------------------------------
 
-Node = Square | str  # a square, or TABLE
+Node = Square | Literal["table"]  # a square, or TABLE
 WalkState = tuple[Node, int, bool]  # where, the ladders used (a mask), whether it went lower
 LADDER_BITS = {"short": 1, "long": 2}
 
@@ -307,7 +310,7 @@ class Walker:
         self.tried_from: dict[Node, Node] = {}
 
     def height(self, node: Node) -> int:
-        return 0 if node == TABLE else self.tower.height(node)  # type: ignore[arg-type]
+        return 0 if node == TABLE else self.tower.height(node)
 
     def may_stand(self, node: Node) -> bool:
         return self.stand_refusal(node) is None
@@ -316,12 +319,11 @@ class Walker:
         """The clause that keeps the figure off ``node``, or None when it may stand there."""
         if node == TABLE:
             return None
-        square: Square = node  # type: ignore[assignment]
-        if square in self.others:
+        if node in self.others:
             return "cl.figure.one-per-square"
-        if self.tower.block_at(square) in self.barred:
+        if self.tower.block_at(node) in self.barred:
             return "cl.figure.stone"
-        if self.tower.colour(square) not in (self.colour, GREY):
+        if self.tower.colour(node) not in (self.colour, GREY):
             return "cl.figure.colour"
         return None
 
@@ -333,7 +335,7 @@ class Walker:
         if node == TABLE:
             yield from self.edges
             return
-        x, y = node  # type: ignore[misc]
+        x, y = node
         for dx, dy in SIDES:
             square = (x + dx, y + dy)
             if square in self.tower.top or square in self.pits:
@@ -389,24 +391,25 @@ class Walker:
         self._explore(start)  # fills ``refused``
         if target in self.refused and self.tried_from[target] != TABLE:
             return self.refused[target]
-        others = [node for node in self.refused if node not in (TABLE, target)]
+        others = [node for node in self.refused if node != TABLE and node != target]
         if target == TABLE:  # the first place in the way, in the order the search met them
             return self.refused[others[0]] if others else "cl.figure.reach"
-        tx, ty = target  # type: ignore[misc]
+        tx, ty = target
 
-        def distance(node: Node) -> int:
-            x, y = node  # type: ignore[misc]
-            return abs(x - tx) + abs(y - ty)
+        def nearest(squares: list[Square]) -> Square:
+            """The square nearest the target (a tie: the smallest x, then y)."""
+            return min(squares, key=lambda square: (abs(square[0] - tx) + abs(square[1] - ty),
+                                                    square))
 
-        if self._only_by_a_corner(target):  # type: ignore[arg-type]
+        if self._only_by_a_corner(target):
             return "cl.figure.diagonal"
         in_tower = [node for node in others if self.tried_from[node] != TABLE]
         if in_tower:
-            return self.refused[min(in_tower, key=lambda node: (distance(node), node))]
+            return self.refused[nearest(in_tower)]
         if target in self.refused:
             return self.refused[target]
         if others:  # tried only from the table round the tower
-            return self.refused[min(others, key=lambda node: (distance(node), node))]
+            return self.refused[nearest(others)]
         return "cl.figure.reach"
 
     def reach(self, start: Node) -> dict[Node, list[tuple[int, bool]]]:
@@ -485,7 +488,7 @@ def _least(options: list[tuple[int, bool]]) -> list[tuple[int, bool]]:
 
 
 def node_name(node: Node) -> str:
-    return TABLE if node == TABLE else square_name(node)  # type: ignore[arg-type]
+    return TABLE if node == TABLE else square_name(node)
 
 
 def parse_node(name: Any) -> Node | None:
@@ -503,7 +506,7 @@ def figure_node(place: str | None) -> Node:
 
 
 def building_problem(tower: Tower, x: int, y: int, w: int, d: int, h: int,
-                     figures: dict[str, str | None], barred: Iterable[str],
+                     figures: dict[str, str | None], barred: Collection[str],
                      whole_face: bool) -> tuple[str | None, int, dict[str, str]]:
     """Whether a block of this footprint and height can go at (x, y) on ``tower`` (the tower
     without the block itself): (None, z, the figures pushed aside) when it can, else (the

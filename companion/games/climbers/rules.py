@@ -27,6 +27,7 @@ from companion.games.climbers.geometry import (
     ladder_names,
     node_name,
     parse_node,
+    parse_square,
     placements,
     shape,
 )
@@ -87,7 +88,7 @@ def height_of(state: State, seat: int, built: Tower | None = None) -> int:
     node = figure_node(state["figures"][str(seat)])
     if node == TABLE:
         return 0
-    return (built or tower(state)).height(node)  # type: ignore[arg-type]
+    return (built or tower(state)).height(node)
 
 
 def barred(state: State) -> set[str]:
@@ -102,8 +103,8 @@ def whole_face(state: State) -> bool:
 def walker(state: State, seat: int, built: Tower | None = None,
            named: int | None = None) -> Walker:
     built = built or tower(state)
-    others = [figure_node(place) for s, place in state["figures"].items()
-              if s != str(seat) and place is not None]
+    others = [square for s, place in state["figures"].items()
+              if s != str(seat) and (square := parse_square(place)) is not None]
     ladders = sum(LADDER_BITS[name] for name in state["ladders"][str(seat)])
     return Walker(built, COLOURS[seat], others, barred(state), ladders,
                   state["start"]["height"], state["start"]["dipped"],

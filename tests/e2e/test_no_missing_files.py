@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.conftest import GAME_IDS, GAMES_UNDER_TEST
 from tests.e2e.phones import start_table
 
 pytestmark = pytest.mark.e2e
@@ -20,7 +21,7 @@ def record_failures(page: Page, failures: list[str]) -> None:
     page.on("console", lambda m: m.type == "error" and failures.append(f"console {m.text}"))
 
 
-@pytest.mark.parametrize("game", ["seventh-heaven", "climbers"])
+@pytest.mark.parametrize("game", GAME_IDS)
 def test_no_page_asks_for_a_missing_file(browser: Browser, live_server: dict[str, Any], game):
     failures: list[str] = []
     base = live_server["base"]
@@ -28,7 +29,9 @@ def test_no_page_asks_for_a_missing_file(browser: Browser, live_server: dict[str
     record_failures(home, failures)
     home.goto(base + "/")
     home.goto(f"{base}/rules/{game}")
-    table, screen, phones = start_table(browser, live_server, game, ("Ana", "Ben"), seed=3)
+    fewest = next(spec.min_players for spec in GAMES_UNDER_TEST if spec.id == game)
+    names = ("Ana", "Ben", "Chloé")[:max(2, fewest)]
+    table, screen, phones = start_table(browser, live_server, game, names, seed=3)
     expect(screen.locator("text=Start the game")).to_have_count(0)  # the start has loaded
     for page in (screen, *phones):
         record_failures(page, failures)

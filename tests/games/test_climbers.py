@@ -242,7 +242,18 @@ def test_setup_unplaced():
         put(row, block_id, 4 + 2 * index, 0, square[0] if square else "red")
     assert all(row["blocks"].values())
     refused(row, 0, BUILT, "cl.setup.unplaced")
-    assert G.legal_moves(row, 0) == []
+    # a block entered in the wrong place may be put where it really stands, any block with
+    # nothing on it (not a foundation)
+    corrections = G.legal_moves(row, 0)
+    assert corrections and {m["type"] for m in corrections} == {"build"}
+    assert {m["block"] for m in corrections} == set(BLOCKS) - set(FOUNDATIONS)
+    fix = next(m for m in corrections if m["block"] == "C1" and (m["x"], m["y"]) == (0, 2))
+    fixed = allowed(row, 0, fix)
+    assert spot(fixed, "C1")[:2] == (0, 2) and fixed["phase"] == "build"
+    assert fixed["order"][-1] == "C1"
+    refused(allowed(missing, 0, build(last, place["x"], place["y"], place["top"],
+                                      place["long"])), 0,
+            build(order[-2], 40, 40, "red"), "cl.move.malformed")  # a standing tower stays
 
 
 # --- the turn -----------------------------------------------------------------------------

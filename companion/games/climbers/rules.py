@@ -222,7 +222,10 @@ def _check_build(state: State, move: Move) -> Placement | None:
         return None
     if kind != "build" or state["options"]["tower"] != "own":
         raise IllegalMove("cl.turn.phase")
-    if state["blocks"][move["block"]] is not None:
+    entered = state["blocks"][move["block"]] is not None
+    if entered and (move["block"] in FOUNDATIONS
+                    or any(spot is None for spot in state["blocks"].values())
+                    or complete(state)):
         raise _malformed("that block is already in the tower")
     return check_placement(state, move)
 
@@ -378,5 +381,18 @@ def _build_moves(state: State) -> list[Move]:
             moves.extend(placement_moves(state, "build", block_id))
     if complete(state):
         moves.append({"type": "built"})
+    elif not seen:
+        moves.extend(_corrections(state))
+    return moves
+
+
+def _corrections(state: State) -> list[Move]:
+    """Every block is entered, yet a grey foundation still shows: a block was entered in
+    the wrong place. Any block with nothing on it may be put where it really stands."""
+    built = tower(state)
+    moves: list[Move] = []
+    for block_id in state["blocks"]:
+        if block_id not in FOUNDATIONS and movable_problem(state, block_id, built) is None:
+            moves.extend(placement_moves(state, "build", block_id))
     return moves
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
+import re
 import secrets
 import threading
 from collections import OrderedDict
@@ -26,22 +27,77 @@ if TYPE_CHECKING:
     from companion.tables import Table
 
 
+#: A list item in a region's template: ``<!--i:LIST-->ELEMENT<!--/i-->``, where LIST is the
+#: id of the element the item sits in and ELEMENT has an ``id`` of its own.
+_ITEM = re.compile(r"<!--i:([\w-]+)-->(.*?)<!--/i-->", re.S)
+_FIRST_TAG = re.compile(r"\s*<([a-zA-Z][\w-]*)([^>]*)>")
+_ID = re.compile(r'\sid="([^"]+)"')
+_SPACES = re.compile(r"\s+")
+#: Items that the HTML parser drops or misreads on their own are sent inside what they need:
+#: (opening, element that holds an item to insert, closing), by the item's tag.
+_SVG = ("<svg>", "g", "</svg>")
+_CONTEXT = {**dict.fromkeys(("g", "path", "text", "circle", "ellipse", "rect", "polygon",
+                             "line", "polyline"), _SVG),
+            "tr": ("<table>", "tbody", "</table>")}
+_PLAIN = ("", "template", "")
+
+
+@dataclass(frozen=True)
+class Item:
+    """One element of a region's list: a log line, a square of a board, a block's faces."""
+
+    id: str
+    list_id: str
+    html: str
+    digest: str
+    #: (opening, holder, closing): see ``_CONTEXT``.
+    context: tuple[str, str, str]
+
+
 @dataclass(frozen=True)
 class Part:
     """One region of a page (an element with an ``id``), as a push would swap it in.
 
-    ``items`` are the region's list items, newest first (the log's lines): when a region
-    with items changes, a connection that already has it receives only its new, changed and
-    dropped items. ``html`` then holds the whole region, ``item_html`` each item alone.
+    A region's template marks its list items (see ``_ITEM``). When only items changed (the
+    rest of the region, its ``skeleton``, is the same), a connection that has the region
+    receives only the items added, changed and dropped, each put in its place.
     """
 
     id: str
     html: str
-    items: tuple[tuple[str, str], ...] = ()  # (item id, item HTML), in page order
+    digest: str
+    skeleton: str = ""
+    items: tuple[Item, ...] = ()
 
-    @property
-    def digest(self) -> str:
-        return fingerprint(self.html)
+    @classmethod
+    def of(cls, region_id: str, marked: str) -> Part:
+        """The region drawn as ``marked`` (its items marked; the markers are not sent)."""
+        html: list[str] = []
+        skeleton: list[str] = []
+        items: list[Item] = []
+        position = 0
+        for match in _ITEM.finditer(marked):
+            between = marked[position:match.start()]
+            html += (between, match.group(2))
+            skeleton.append(between)
+            items.append(_item(match.group(1), match.group(2)))
+            position = match.end()
+        html.append(marked[position:])
+        skeleton.append(marked[position:])
+        whole = "".join(html)
+        # Spaces left by a template's conditions around an item are not a change.
+        frame = _SPACES.sub(" ", "".join(skeleton)) if items else ""
+        return cls(region_id, whole, fingerprint(whole), fingerprint(frame) if items else "",
+                   tuple(items))
+
+
+def _item(list_id: str, html: str) -> Item:
+    tag = _FIRST_TAG.match(html)
+    found = _ID.search(tag.group(2)) if tag else None
+    if tag is None or found is None:
+        raise ValueError(f"a list item of #{list_id} has no id on its element: {html[:80]!r}")
+    return Item(found.group(1), list_id, html, fingerprint(html),
+                _CONTEXT.get(tag.group(1).lower(), _PLAIN))
 
 
 #: Renders what one connection shows now, region by region, in page order.
@@ -59,6 +115,20 @@ def fingerprint(html: str) -> str:
         end = data.find(b'"', start + len(_VOLATILE))
         data = data[:start] + data[end:]
     return hashlib.blake2b(data, digest_size=12).hexdigest()
+
+
+def remember(sent: dict[str, str], part: Part) -> None:
+    """Record in ``sent`` that ``part`` is shown whole."""
+    shown = {item.id for item in part.items}
+    for item_id in sent.get(f"{part.id}#items", "").split():
+        if item_id not in shown:
+            sent.pop(item_id, None)
+    for item in part.items:
+        sent[item.id] = item.digest
+    if part.items or f"{part.id}#items" in sent:
+        sent[f"{part.id}#items"] = " ".join(item.id for item in part.items)
+        sent[f"{part.id}#skeleton"] = part.skeleton
+    sent[part.id] = part.digest
 
 
 @dataclass(eq=False)
@@ -98,40 +168,60 @@ def changes(conn: Connection, parts: Iterable[Part]) -> str:
     ``conn.sent`` to match. Empty when nothing changed."""
     out: list[str] = []
     for part in parts:
-        digest = part.digest
-        if conn.sent.get(part.id) == digest:
+        if conn.sent.get(part.id) == part.digest:
             continue
-        if part.id in conn.sent and part.items:
-            out.append(_item_changes(conn, part))
-        else:
-            out.append(part.html)
-            for item_id, item_html in part.items:
-                conn.sent[item_id] = fingerprint(item_html)
-            conn.sent[f"{part.id}#items"] = " ".join(item_id for item_id, _ in part.items)
-        conn.sent[part.id] = digest
+        edits = None
+        if part.items and conn.sent.get(f"{part.id}#skeleton") == part.skeleton:
+            edits = _item_changes(conn.sent, part)
+        out.append(part.html if edits is None else edits)
+        remember(conn.sent, part)
     return "".join(out)
 
 
-def _item_changes(conn: Connection, part: Part) -> str:
-    """New items go on top of the region's list, changed ones are swapped in place and
-    items no longer shown are removed."""
-    before = conn.sent.get(f"{part.id}#items", "").split()
-    now = [item_id for item_id, _ in part.items]
-    out: list[str] = []
-    new = [html for item_id, html in part.items if item_id not in before]
-    if new:
-        out.append(f'<template hx-swap-oob="afterbegin:#{part.id}">{"".join(new)}</template>')
-    for item_id, html in part.items:
-        digest = fingerprint(html)
-        if item_id in before and conn.sent.get(item_id) != digest:
-            out.append(_with_oob(html, "outerMorph"))
-        conn.sent[item_id] = digest
-    for item_id in before:
-        if item_id not in now:
-            out.append(f'<template id="{item_id}" hx-swap-oob="delete"></template>')
-            conn.sent.pop(item_id, None)
-    conn.sent[f"{part.id}#items"] = " ".join(now)
-    return "".join(out)
+def _item_changes(sent: dict[str, str], part: Part) -> str | None:
+    """The edits that turn the items ``sent`` into ``part``'s: drop the items gone, put new
+    ones after the item before them (or first in their list), morph the changed ones. None
+    when the items kept changed order, or the edits would outweigh the whole region.
+
+    Out-of-band targets are found before any edit is made, so new items that follow each
+    other go in together, after an item the page already has."""
+    before = sent.get(f"{part.id}#items", "").split()
+    now = {item.id for item in part.items}
+    kept = [item.id for item in part.items if item.id in before]
+    if kept != [item_id for item_id in before if item_id in now]:
+        return None
+    out = [f'<template id="{item_id}" hx-swap-oob="delete"></template>'
+           for item_id in before if item_id not in now]
+    old = set(before)
+    previous: dict[str, str] = {}
+    run: list[Item] = []  # new items, one after the other in one list
+
+    def put_run() -> None:
+        if run:
+            opening, holder, closing = run[0].context
+            after = previous.get(run[0].list_id)
+            where = f"afterend:#{after}" if after else f"afterbegin:#{run[0].list_id}"
+            html = "".join(item.html for item in run)
+            out.append(f'{opening}<{holder} hx-swap-oob="{where}">{html}</{holder}>{closing}')
+            previous[run[0].list_id] = run[-1].id
+            run.clear()
+
+    for item in part.items:
+        if item.id not in old:
+            if run and (run[-1].list_id != item.list_id or run[-1].context != item.context):
+                put_run()
+            if run or previous.get(item.list_id) is None or previous[item.list_id] in old:
+                run.append(item)
+                continue
+            return None  # after an item of another run: cannot happen in one list
+        put_run()
+        if sent.get(item.id) != item.digest:
+            opening, _, closing = item.context
+            out.append(opening + _with_oob(item.html, "outerMorph") + closing)
+        previous[item.list_id] = item.id
+    put_run()
+    edits = "".join(out)
+    return None if len(edits) >= len(part.html) else edits
 
 
 def _with_oob(html: str, swap: str) -> str:

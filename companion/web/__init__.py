@@ -11,6 +11,7 @@ from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, PrefixLoader
 from companion.web import (
     api,
     assets,
+    extras,
     home,
     join,
     phone,
@@ -29,7 +30,7 @@ def init_app(app: Flask) -> None:
     app.jinja_loader = template_loader(app)
     security.init_app(app)
     ratelimit.init_app(app)
-    for module in (home, join, phone, screen, rules, api):
+    for module in (home, join, phone, screen, extras, rules, api):
         app.register_blueprint(module.bp)
     assets.init_app(app)
     sock = Sock(app)

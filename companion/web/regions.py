@@ -18,7 +18,7 @@ from flask_babel import force_locale
 from markupsafe import Markup
 
 from companion.i18n import current_lang
-from companion.live import Connection, Part, fingerprint
+from companion.live import Connection, Part, remember
 from companion.tables import Table
 from companion.web.render import screen_context, viewer_context
 
@@ -51,18 +51,14 @@ def regions(table: Table, seat: int | None, is_host: bool = False,
     parts = []
     for region_id, template in layout:
         if region_id == "log":
-            lines = log_lines(table, context)
-            html = render_template(template, log_lines=[Markup(line) for _, line in lines],
-                                   **context)
-            parts.append(Part(region_id, html, tuple(lines)))
-        else:
-            parts.append(Part(region_id, render_template(template, **context)))
+            context["log_lines"] = log_lines(table, context)
+        parts.append(Part.of(region_id, render_template(template, **context)))
     return parts
 
 
-def log_lines(table: Table, context: dict[str, Any]) -> list[tuple[str, str]]:
-    """The log's lines, newest first, each (element id, HTML). A line is rendered once for
-    all the viewers who see the same move (moves another viewer sees redacted differ)."""
+def log_lines(table: Table, context: dict[str, Any]) -> list[Markup]:
+    """The log's lines, newest first. A line is rendered once for all the viewers who see
+    the same move (moves another viewer sees redacted differ)."""
     cache: OrderedDict[tuple[Any, ...], str] = current_app.extensions["log_lines"]
     lock: threading.Lock = current_app.extensions["log_lines_lock"]
     names = tuple(seat["name"] for seat in context["seats"])
@@ -85,7 +81,7 @@ def log_lines(table: Table, context: dict[str, Any]) -> list[tuple[str, str]]:
                 cache[key] = html
                 while len(cache) > LINES_KEPT:
                     cache.popitem(last=False)
-        lines.append((f"log-{entry['seq']}", html))
+        lines.append(Markup(html))
     return lines
 
 
@@ -117,14 +113,11 @@ def page_memory(parts: list[Part], pushed: list[Part] | None = None) -> str:
     sends only what changed since, and does not replace a picker the player may already be
     tapping. ``pushed`` are the regions a push would draw where the page differs from it
     (a page reloaded with a half-made choice). Returns the token the page passes on."""
-    known = {part.id: part.digest for part in parts}
+    known: dict[str, str] = {}
+    for part in parts:
+        remember(known, part)
     for part in pushed or ():
         known[part.id] = part.digest
-    for part in parts:
-        if part.items:
-            for item_id, html in part.items:
-                known[item_id] = fingerprint(html)
-            known[f"{part.id}#items"] = " ".join(item_id for item_id, _ in part.items)
     return current_app.extensions["hub"].remember_page(known)
 
 

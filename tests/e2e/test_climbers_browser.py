@@ -5,6 +5,7 @@ stone, and the ranking at the end."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -84,11 +85,32 @@ def tap_move(page: Page, move: dict[str, Any]) -> None:
 def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, live_server):
     table, screen, phones = start_table(browser, live_server, "climbers", NAMES, SEED)
 
-    # The build instructions: a picture for every block, the last one placed highlighted.
+    # The build instructions: one large step at a time, paged with Back and Next, on the
+    # screen and on the phones; the page carries the tower from four sides and one step.
     expect(phones[0].locator("#status")).to_contain_text("Build the tower")
-    expect(screen.locator("#board svg[role=img]").first).to_be_visible()
-    steps = screen.locator("#board .cl-build figure, #board .cl-build li, #board .cl-step")
-    assert steps.count() >= 35
+    step = screen.locator("#cl-build-step")
+    expect(step).to_contain_text(re.compile(r"Step 1 of 3\d"))
+    expect(screen.locator("#cl-build")).to_contain_text("side colours may face any way")
+    assert screen.locator("#board svg.cl-tower").count() == 5
+    expect(step.locator("[data-go=prev]")).to_be_disabled()
+    step.locator("[data-go=next]").click()
+    expect(step).to_contain_text("Step 2 of")
+    expect(screen).to_have_url(re.compile(r"/screen\?step=2$"))
+    pushed: list[str] = []
+    screen.on("websocket", lambda ws: ws.on("framereceived", lambda f: pushed.append(str(f))))
+    screen.reload()  # the reload comes back to step 2, and the push after it keeps it
+    expect(screen.locator("#cl-build-step")).to_contain_text("Step 2 of")
+    for _ in range(50):
+        if any('id="board"' in str(frame) for frame in pushed):
+            break
+        screen.wait_for_timeout(100)
+    assert any('id="board"' in str(frame) for frame in pushed)
+    expect(screen.locator("#cl-build-step")).to_contain_text("Step 2 of")
+    phone_step = phones[1].locator("#cl-build-step")
+    expect(phone_step).to_contain_text("Step 1 of")
+    phone_step.locator("[data-go=next]").click()
+    expect(phone_step).to_contain_text("Step 2 of")
+    assert no_horizontal_scroll(phones[1])
 
     played: list[str] = []
     for _ in range(60):

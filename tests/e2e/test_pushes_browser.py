@@ -4,13 +4,15 @@ and so does a reload, since the page's address holds it."""
 
 from __future__ import annotations
 
+import random
 import re
 
+import pytest
 import websocket
 from playwright.sync_api import expect
 
 from support.browser import PHONE
-from tests.conftest import ApiTable
+from tests.conftest import GAME_IDS, ApiTable
 
 
 def test_a_half_made_choice_survives_the_first_push_another_push_and_a_reload(browser,
@@ -60,3 +62,67 @@ def test_a_half_made_choice_survives_the_first_push_another_push_and_a_reload(br
     expect(page).to_have_url(re.compile(r"/play$"))  # the choice is made: a reload starts anew
     other.close()
     context.close()
+
+
+#: The DOM of an element as a canonical string: tags, attributes sorted (without the swap
+#: instructions a push carries; an empty class is no class), texts with their spaces
+#: collapsed; SVG included.
+CANONICAL = """el => {
+  const walk = node => {
+    if (node.nodeType === Node.TEXT_NODE) {
+      const text = node.textContent.replace(/\\s+/g, ' ').trim();
+      return text ? JSON.stringify(text) : '';
+    }
+    if (node.nodeType !== Node.ELEMENT_NODE) return '';
+    const attrs = [...node.attributes].map(a => a.name)
+      .filter(name => name !== 'hx-swap-oob' && !(name === 'class' && !node.getAttribute(name)))
+      .sort()
+      .map(name => `${name}=${JSON.stringify(node.getAttribute(name))}`);
+    const kids = [...node.childNodes].map(walk).filter(Boolean);
+    return `<${node.namespaceURI.endsWith('svg') ? 'svg:' : ''}${node.localName}`
+      + `${attrs.length ? ' ' + attrs.join(' ') : ''}>${kids.join('')}</>`;
+  };
+  return walk(el);
+}"""
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_after_pushes_the_page_is_what_a_fresh_page_shows(browser, live_server, game):
+    """Pushes edit the board, the seats and the log item by item (squares, blocks, lines;
+    SVG ones too): after a dozen moves the phone and the table screen show exactly what
+    they would show when loaded afresh."""
+    app, base = live_server["app"], live_server["base"]
+    players = 3
+    table = ApiTable(app.test_client(), game=game, players=players, seed=11).join_all()
+    table.start(first_seat=0)
+    rng = random.Random(5)
+    phone_context = browser.new_context(**PHONE)
+    phone_context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[1],
+                                "url": base}])
+    screen_context = browser.new_context(viewport={"width": 1280, "height": 800})
+    phone, screen = phone_context.new_page(), screen_context.new_page()
+    phone.goto(f"{base}/t/{table.code}/play")
+    screen.goto(f"{base}/t/{table.code}/screen")
+    for page in (phone, screen):
+        expect(page.locator('#seats li[data-seat="1"] .dot')).to_have_class(re.compile("here"))
+    for seq in range(12):
+        found = table.seat_to_move()
+        if found is None:
+            break
+        seat, moves = found
+        assert table.post_move(seat, rng.choice(moves), seq=seq).status_code == 200
+        expect(phone.locator("#status")).to_have_attribute("data-seq", str(seq + 1))
+        expect(screen.locator("#screen-head")).to_have_attribute("data-seq", str(seq + 1))
+    for page in (phone, screen):
+        fresh = page.context.new_page()
+        fresh.goto(page.url)
+        for region in ("#board", "#seats", "#log"):
+            pushed, loaded = (p.locator(region).evaluate(CANONICAL) for p in (page, fresh))
+            at = next((i for i, (a, b) in enumerate(zip(pushed, loaded, strict=False))
+                       if a != b), min(len(pushed), len(loaded)))
+            assert pushed == loaded, (f"{region} differs on {page.url} after a push: "
+                                      f"{pushed[max(0, at - 200):at + 300]!r} "
+                                      f"instead of {loaded[max(0, at - 200):at + 300]!r}")
+        fresh.close()
+    phone_context.close()
+    screen_context.close()

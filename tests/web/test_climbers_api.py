@@ -158,7 +158,7 @@ def pick(client, table: ApiTable, chosen: dict[str, Any]) -> str:
 
 def lit(page: str) -> list[str]:
     """The squares of the height map that answer the question asked (their data-square)."""
-    return re.findall(r'<td class="[^"]*\blit\b[^"]*">\s*<button[^>]*data-square="([^"]+)"',
+    return re.findall(r'<td [^>]*class="[^"]*\blit\b[^"]*">\s*<button[^>]*data-square="([^"]+)"',
                       page)
 
 
@@ -247,3 +247,24 @@ def test_a_forged_pick_is_asked_again_from_the_start(app, client):
         answer = pick(page, table, chosen)
         assert 'data-key="type"' in answer and 'data-step="0"' in answer, chosen
         assert len(answer) < 2 * len(opening), chosen
+
+
+def test_build_steps_are_fetched_one_at_a_time(client):
+    """The screen's page carries one build step; Back and Next fetch the others from the
+    public view. A step that does not read is the first; past the ends, the last or first."""
+    table = started(client)
+    screen = client.get(f"/t/{table.code}/screen").get_data(as_text=True)
+    assert screen.count('class="cl-tower"') == 5  # the tower from four sides, one step
+    assert "Step 1 of 35" in screen
+    for asked, shown in (("7", 7), ("35", 35), ("99", 35), ("0", 1), ("x", 1), ("", 1)):
+        answer = client.get(f"/t/{table.code}/extra/build_step?step={asked}")
+        assert answer.status_code == 200
+        page = answer.get_data(as_text=True)
+        assert f"Step {shown} of 35" in page and page.count('class="cl-tower"') == 1
+        assert f'data-upto="{shown}"' in page
+    assert "Step 2 of 35" in client.get(f"/t/{table.code}/screen?step=2").get_data(as_text=True)
+    assert client.get(f"/t/{table.code}/extra/nothing").status_code == 404
+    other = ApiTable(client, players=2).join_all()  # In 7th Heaven serves no extra
+    other.start()
+    assert client.get(f"/t/{other.code}/extra/build_step").status_code == 404
+    assert client.get("/t/ZZZZ/extra/build_step").status_code == 404

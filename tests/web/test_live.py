@@ -59,7 +59,7 @@ def test_each_socket_gets_its_own_view_on_connect_and_after_a_move(server):
     for ws in phones:
         pushed = receive_until(ws, 'data-seq="1"')
         assert 'hx-swap-oob="outerMorph"' in pushed
-    receive_until(screen, 'id="board"')
+    receive_until(screen, 'data-seq="1"')
     for ws in (*phones, screen):
         ws.close()
 
@@ -75,7 +75,7 @@ def test_a_closed_phone_shows_as_away(server):
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
         message = screen.recv()
-        if 'id="seats"' in message and "dot here" not in message:
+        if 'id="seat-1"' in message and "dot away" in message:
             break
     else:
         raise AssertionError("the seat never showed as away")

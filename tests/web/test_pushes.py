@@ -5,16 +5,21 @@ state rather than a backlog, and the socket is compressed."""
 from __future__ import annotations
 
 import base64
+import random
 import re
 import socket
 import threading
+from html.parser import HTMLParser
 
 import pytest
 import websocket
 from werkzeug.serving import make_server
 
 from companion.live import Connection, Part, changes
-from tests.conftest import ApiTable, make_app
+from companion.web.regions import regions
+from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, make_app
+
+BY_GAME = {spec.id: spec for spec in GAMES_UNDER_TEST}
 
 SEQ = re.compile(r'id="status"[^>]*data-seq="(\d+)"')
 
@@ -53,37 +58,82 @@ def seated(app, players: int = 4) -> ApiTable:
 def test_a_push_carries_only_the_regions_the_move_changed(server):
     app, address = server
     table = seated(app)
-    watcher = connect(address, table.code, table.tokens[2])
+    watcher = connect(address, table.code, table.tokens[3])
     screen = connect(address, table.code)
     first = receive_until(watcher, 'id="log"')
     for region in ("status", "notice", "private", "picker", "undo", "outcome", "board",
                    "seats", "log"):
         assert f'id="{region}"' in first  # a new connection gets everything
     receive_until(screen, 'id="night"')
-    table.post_move(0, table.moves(0)[0])
-    pushed = receive_until(watcher, 'data-seq="1"')
-    assert 'id="board"' in pushed and 'id="log-1"' in pushed  # the pieces moved; a new line
-    assert 'afterbegin:#log' in pushed  # the line goes on top of the log already there
-    for unchanged in ('id="private"', 'id="picker"', 'id="outcome"', 'id="log"'):
-        assert unchanged not in pushed  # seat 2's hand, its picker, the list itself
+    for seq in range(2):
+        seat, moves = table.seat_to_move()
+        table.post_move(seat, moves[0], seq=seq)
+        pushed = receive_until(watcher, f'data-seq="{seq + 1}"')
+    assert 'id="log-2"' in pushed
+    assert 'hx-swap-oob="afterbegin:#log"' in pushed  # the line goes on top of the log
+    assert 'hx-swap-oob="outerMorph" id="sp-' in pushed  # a square of the track, alone
+    for unchanged in ('id="private"', 'id="picker"', 'id="outcome"', 'id="log"',
+                      'id="board"', 'id="sp-0"'):
+        assert unchanged not in pushed  # seat 3's hand, its picker, the lists themselves
     on_screen = receive_until(screen, 'id="screen-head"')
     assert 'id="night"' not in on_screen and 'id="host"' not in on_screen
     watcher.close()
     screen.close()
 
 
-def test_an_item_changed_or_gone_is_swapped_or_removed_alone():
+#: A long line that stays, so that sending edits is worth it.
+KEPT = '<!--i:log--><li id="log-0">' + "the first move, told at length " * 20 + "</li><!--/i-->"
+
+
+def test_list_items_are_added_in_place_swapped_or_removed_alone():
     conn = Connection(None, "ABCD", 0, "en")
-    before = Part("log", "<ol id=log>2 1</ol>", (("log-2", "<li id=log-2>b</li>"),
-                                                ("log-1", "<li id=log-1>a</li>")))
+    before = Part.of("log", '<ol id="log"><!--i:log--><li id="log-2">b</li><!--/i-->'
+                            f'<!--i:log--><li id="log-1">a</li><!--/i-->{KEPT}</ol>')
+    assert before.html.startswith('<ol id="log"><li id="log-2">b</li><li id="log-1">a</li>')
     assert changes(conn, [before]) == before.html
-    after = Part("log", "<ol id=log>3 2</ol>", (("log-3", "<li id=log-3>c</li>"),
-                                               ("log-2", "<li id=log-2>b, taken back</li>")))
+    after = Part.of("log", '<ol id="log"><!--i:log--><li id="log-3">c</li><!--/i-->'
+                           '<!--i:log--><li id="log-2">b, taken back</li><!--/i-->'
+                           f'{KEPT}</ol>')
     sent = changes(conn, [after])
-    assert sent == ('<template hx-swap-oob="afterbegin:#log"><li id=log-3>c</li></template>'
-                    '<li hx-swap-oob="outerMorph" id=log-2>b, taken back</li>'
-                    '<template id="log-1" hx-swap-oob="delete"></template>')
+    assert sent == ('<template id="log-1" hx-swap-oob="delete"></template>'
+                    '<template hx-swap-oob="afterbegin:#log"><li id="log-3">c</li></template>'
+                    '<li hx-swap-oob="outerMorph" id="log-2">b, taken back</li>')
     assert changes(conn, [after]) == ""
+
+
+def test_an_svg_item_is_sent_inside_an_svg_and_put_after_the_one_before_it():
+    def board(*cells: str) -> Part:
+        items = "".join(f'<!--i:track--><g id="{cell}"><rect width="{len(cell) * 40}">'
+                        f'</rect>{"<circle></circle>" * 9 if len(cell) == 1 else ""}</g>'
+                        "<!--/i-->" for cell in cells)
+        return Part.of("board", f'<section id="board"><svg><g id="track">{items}</g></svg>'
+                                "</section>")
+
+    conn = Connection(None, "ABCD", 0, "en")
+    changes(conn, [board("a", "b", "c", "d", "e")])
+    sent = changes(conn, [board("a", "b", "bb", "c", "d", "ee")])
+    assert sent == ('<template id="e" hx-swap-oob="delete"></template>'
+                    '<svg><g hx-swap-oob="afterend:#b"><g id="bb"><rect width="80"></rect></g>'
+                    '</g></svg>'
+                    '<svg><g hx-swap-oob="afterend:#d"><g id="ee"><rect width="80"></rect></g>'
+                    '</g></svg>')
+    assert changes(conn, [board("b", "a")]).startswith('<section id="board">')  # reordered
+    # New items side by side go in together, after an item the page has: an out-of-band
+    # target must exist before the message's first edit.
+    conn = Connection(None, "ABCD", 0, "en")
+    changes(conn, [board("a", "b", "c", "d", "e")])
+    sent = changes(conn, [board("a", "x", "y", "b", "c", "d", "e")])
+    assert sent == ('<svg><g hx-swap-oob="afterend:#a"><g id="x"><rect width="40"></rect>'
+                    + "<circle></circle>" * 9 + '</g><g id="y"><rect width="40"></rect>'
+                    + "<circle></circle>" * 9 + "</g></g></svg>")
+
+
+def test_a_changed_skeleton_sends_the_whole_region():
+    conn = Connection(None, "ABCD", 0, "en")
+    changes(conn, [Part.of("r", '<div id="r"><p>one</p><!--i:r--><b id="x">x</b><!--/i--></div>')])
+    sent = changes(conn, [Part.of("r", '<div id="r"><p>two</p><!--i:r--><b id="x">y</b><!--/i-->'
+                                       '</div>')])
+    assert sent == '<div id="r"><p>two</p><b id="x">y</b></div>'
 
 
 def test_a_slow_phone_delays_nobody_and_then_gets_the_newest_state_not_a_backlog(server):
@@ -136,3 +186,72 @@ def test_the_socket_is_compressed(server):
     assert " 101 " in status
     extensions = [h for h in headers if h.lower().startswith("sec-websocket-extensions:")]
     assert extensions and "permessage-deflate" in extensions[0]
+
+
+class _ListShape(HTMLParser):
+    """Finds elements that sit directly in a list's element without being its items: a new
+    item is put after the item before it, so anything else there would end up misplaced."""
+
+    VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link",
+                      "meta", "source", "track", "wbr"})
+
+    def __init__(self, lists: set[str]) -> None:
+        super().__init__()
+        self.lists = lists
+        self.stack: list[str | None] = []  # the open elements' ids
+        self.marked = False
+        self.strays: list[str] = []
+
+    def handle_comment(self, data: str) -> None:
+        if data.startswith("i:"):
+            self.marked = True
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        element_id = dict(attrs).get("id")
+        if self.stack and self.stack[-1] in self.lists and not self.marked:
+            self.strays.append(f"<{tag} id={element_id}> in #{self.stack[-1]}")
+        self.marked = False
+        if tag not in self.VOID:
+            self.stack.append(element_id)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag not in self.VOID:
+            self.stack.pop()
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in self.VOID and self.stack:
+            self.stack.pop()
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_a_list_holds_only_its_items(app, game, monkeypatch):
+    """Over a seeded game, every region of a phone and of the screen: the element of a list
+    holds nothing but the list's items."""
+    drawn: dict[str, str] = {}
+    part_of = Part.of
+
+    def keep(region_id: str, marked: str) -> Part:
+        drawn[region_id] = marked
+        return part_of(region_id, marked)
+
+    monkeypatch.setattr(Part, "of", staticmethod(keep))
+    players = max(3, BY_GAME[game].engine.min_players)
+    table = ApiTable(app.test_client(), game=game, players=players, seed=3).join_all()
+    table.start(first_seat=0)
+    rng = random.Random(3)
+    live = app.extensions["tables"].get(table.code)
+    for seq in range(25):
+        for seat in (None, 0, 1):
+            drawn.clear()
+            with app.test_request_context():
+                regions(live, seat)
+            for region_id, marked in drawn.items():
+                shape = _ListShape(set(re.findall(r"<!--i:([\w-]+)-->", marked)))
+                shape.feed(marked)
+                assert not shape.strays, (region_id, shape.strays[:3])
+        found = table.seat_to_move()
+        if found is None:
+            break
+        seat, moves = found
+        table.post_move(seat, rng.choice(moves), seq=seq)

@@ -40,6 +40,15 @@ class ClimbersHelpers:
             return str(key)
         return str(names.get(current_lang()) or names["en"])
 
+    def build_step(self, raw: Any, steps: int) -> int:
+        """The build step asked for in a page's address (``?step=``), kept between the first
+        and the last: a step that does not read is the first."""
+        try:
+            step = int(raw)
+        except (TypeError, ValueError):
+            return 1
+        return max(1, min(step, steps))
+
     def colour(self, name: str | None) -> str:
         return self._name("colours", name)
 
@@ -231,4 +240,4 @@ class ClimbersHelpers:
         return [block for block in pick.values if isinstance(block, str) and block not in placed]
 
 
-SPEC = GameSpec(engine=Climbers(), helpers=ClimbersHelpers())
+SPEC = GameSpec(engine=Climbers(), helpers=ClimbersHelpers(), extras=("build_step",))

@@ -199,12 +199,12 @@ def _parse_place(place: Any) -> tuple[int, int] | None:
         return None
 
 
-def _figure(sx: float, sy: float, fill: str, seat: int, number: bool) -> str:
+def _figure(sx: float, sy: float, fill: str, seat: int, number: bool, element_id: str) -> str:
     """A peg standing at screen point (sx, sy): a base shadow, a body and a head."""
     r = UNIT * 0.26
     body_h = UNIT * 0.85
     parts = [
-        f'<g class="cl-figure" data-seat="{seat}">',
+        f'<g{element_id} class="cl-figure" data-seat="{seat}">',
         f'<ellipse cx="{sx:.1f}" cy="{sy:.1f}" rx="{r * 1.5:.1f}" ry="{r * 0.8:.1f}" '
         'fill="#000" fill-opacity="0.3" stroke="none"></ellipse>',
         f'<path d="M{sx - r * 1.1:.1f},{sy:.1f}L{sx - r * 0.55:.1f},{sy - body_h:.1f}'
@@ -226,15 +226,16 @@ def _figure(sx: float, sy: float, fill: str, seat: int, number: bool) -> str:
 LADDER = "#8d5a2b"
 
 
-def _stone(sx: float, sy: float, ring: str, seat: int) -> str:
+def _stone(sx: float, sy: float, ring: str, seat: int, element_id: str) -> str:
     r = 0.32
-    return (f'<ellipse class="cl-stone" data-seat="{seat}" cx="{sx:.1f}" cy="{sy:.1f}" '
+    return (f'<ellipse{element_id} class="cl-stone" data-seat="{seat}" cx="{sx:.1f}" '
+            f'cy="{sy:.1f}" '
             f'rx="{r * math.sqrt(2) * COS:.1f}" ry="{r * math.sqrt(2) * UNIT / 2:.1f}" '
             f'fill="#2b2b2b" stroke="{ring}" stroke-opacity="1" stroke-width="2.2"></ellipse>')
 
 
 def _ladder(event: dict[str, Any], turn: int,
-            heights: dict[tuple[int, int], int]) -> list[str]:
+            heights: dict[tuple[int, int], int], element_id: str) -> list[str]:
     """The ladder a walk has just climbed: from the foot's top (or the table beside the
     block) to the edge of the square it reached, drawn over the tower."""
     top = _parse_place(event.get("to"))
@@ -265,24 +266,58 @@ def _ladder(event: dict[str, Any], turn: int,
         x, y, z = (base[i] + (head[i] - base[i]) * t for i in range(3))
         rungs.append(((x - px, y - py, z), (x + px, y + py, z)))
     name = escape(str(event.get("ladder", "")))
-    return [f'<g class="cl-ladder-drawn" data-ladder="{name}">'
+    return [f'<g{element_id} class="cl-ladder-drawn" data-ladder="{name}">'
             f'<path d="{_path(rails + rungs)}" fill="none" stroke="#fff" stroke-width="4.2" '
             'stroke-linecap="round"/>'
             f'<path d="{_path(rails + rungs)}" fill="none" stroke="{LADDER}" '
             'stroke-width="2.2" stroke-linecap="round"/></g>']
 
 
+#: The picture's frame is rounded out to this many squares.
+FRAME = 4
+
+
+def _round_down(value: int) -> int:
+    return value - value % FRAME
+
+
+def _key(*parts: object) -> str:
+    """Part of an element id from names and numbers (a minus sign spelt ``m``, a decimal
+    point ``p``)."""
+    return "_".join(str(part).replace("-", "m").replace(".", "p") for part in parts)
+
+
+class _Ids:
+    """Element ids for a picture's pieces, and the markers that make each a list item of the
+    page region it is drawn in (see ``companion.live``), so that a push after a move sends
+    only the pieces it changed. With no prefix, no ids and no markers."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+
+    def attr(self, *parts: object) -> str:
+        return f' id="{self.prefix}{_key(*parts)}"' if self.prefix else ""
+
+    def list_attr(self, name: str) -> str:
+        return f' id="{self.prefix}{name}"' if self.prefix else ""
+
+    def item(self, list_name: str, svg: str) -> str:
+        return f"<!--i:{self.prefix}{list_name}-->{svg}<!--/i-->" if self.prefix else svg
+
+
 def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
               labels: bool = False, upto: int | None = None,
-              title: str | None = None) -> Markup:
+              title: str | None = None, ids: str = "") -> Markup:
     """The tower in ``view`` seen from above and two sides, turned ``turn`` quarter turns.
 
     ``highlight``: a block id outlined thickly (its hidden edges dashed over everything).
     ``labels``: every block's id on the visible part of its top. ``upto``: only the first
     ``upto`` blocks of the build order, the last of them highlighted (a build step; no
     figures).
-    ``title``: the accessible name (the caller translates it)."""
+    ``title``: the accessible name (the caller translates it). ``ids``: a prefix, unique in
+    the page, for the ids of the picture's pieces (see ``_Ids``)."""
     turn = int(turn or 0) % 4
+    named = _Ids(ids)
     placed = {str(block["id"]): block for block in view.get("blocks") or []}
     every = list(placed.values())
     if upto is not None:
@@ -308,10 +343,12 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
         max_x: float
         min_y: float
         max_y: float
-        min_x = min(b.x0 for b in plane_boxes) - MARGIN
-        max_x = max(b.x1 for b in plane_boxes) + MARGIN
-        min_y = min(b.y0 for b in plane_boxes) - MARGIN
-        max_y = max(b.y1 for b in plane_boxes) + MARGIN
+        # Rounded out to whole frames, so that the picture's frame (and a push's share of
+        # it) changes only when the tower spreads well beyond it.
+        min_x = _round_down(min(b.x0 for b in plane_boxes) - MARGIN)
+        max_x = -_round_down(-max(b.x1 for b in plane_boxes) - MARGIN)
+        min_y = _round_down(min(b.y0 for b in plane_boxes) - MARGIN)
+        max_y = -_round_down(-max(b.y1 for b in plane_boxes) - MARGIN)
     else:
         min_x, max_x, min_y, max_y = -MARGIN, 4 + MARGIN, -MARGIN, 2 + MARGIN
     figures = view.get("figures") or {} if upto is None else {}
@@ -344,7 +381,7 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
             piece = pieces.setdefault((x + y + z, box.id), (box, [], []))
             piece[1].extend(faces)
             piece[2].extend(outline)
-    items: list[tuple[int, int, str]] = []
+    items: list[tuple[int, int, str, str]] = []  # (depth, layer, name, svg)
     for (key, block_id), (box, faces, outline) in pieces.items():
         parts = list(faces)
         if outline and box.id == highlight:
@@ -354,8 +391,9 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
             parts.append(f'<path d="{_path(outline)}" fill="none" stroke="#1a1a1a" '
                          'stroke-opacity="1" stroke-width="1.1"/>')
         cls = ' class="cl-hl"' if box.id == highlight else ""
-        items.append((key, 0, f'<g data-block="{escape(block_id)}"{cls}>' + "".join(parts)
-                      + "</g>"))
+        name = (block_id, box.x0, box.y0, box.z0, key)
+        items.append((key, 0, _key(*name), f'<g{named.attr(*name)} data-block='
+                      f'"{escape(block_id)}"{cls}>' + "".join(parts) + "</g>"))
 
     heights: dict[tuple[int, int], int] = {}
     for (vx, vy, vz) in owner:
@@ -375,12 +413,15 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
         h = heights.get((x, y), int((figure or {}).get("height") or 0))
         occupied.add((x, y))
         sx, sy = _project(x + 0.5, y + 0.5, h)
-        items.append((x + y + h - 1, 2, _figure(sx, sy, _seat_colour(view, seat), seat, False)))
+        items.append((x + y + h - 1, 2, _key("fig", seat),
+                      _figure(sx, sy, _seat_colour(view, seat), seat, False,
+                              named.attr("fig", seat, x, y, h))))
     for index, seat in enumerate(on_table):
         tx, ty = min_x + 1 + 2 * index, max_y - 0.9
         sx, sy = _project(tx, ty, 0)
-        items.append((math.ceil(tx + ty), 2, _figure(sx, sy, _seat_colour(view, seat), seat,
-                                                   True)))
+        items.append((math.ceil(tx + ty), 2, _key("fig", seat),
+                      _figure(sx, sy, _seat_colour(view, seat), seat, True,
+                              named.attr("fig", seat, "t", tx, ty))))
 
     def hidden_point(px: float, py: float, pz: float) -> bool:
         """Whether a point on a top is hidden from the viewer by a voxel in front of it."""
@@ -405,14 +446,17 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
             x, y = min(free, key=lambda s: (s[0] + s[1], s[0]))
             h = heights[(x, y)]
             sx, sy = _project(x + 0.5, y + 0.5, h)
-            items.append((x + y + h - 1, 1, _stone(sx, sy, _seat_colour(view, int(seat_key)),
-                                                   int(seat_key))))
+            items.append((x + y + h - 1, 1, _key("stone", seat_key),
+                          _stone(sx, sy, _seat_colour(view, int(seat_key)), int(seat_key),
+                                 named.attr("stone", seat_key, x, y, h))))
 
-    items.sort(key=lambda item: (item[0], item[1]))
+    # Pieces at one depth never overlap: among them, a fixed order by name keeps the
+    # pieces a move did not touch in the same order.
+    items.sort(key=lambda item: item[:3])
 
     overlay: list[str] = []
     if labels:
-        for box in boxes:
+        for box in sorted(boxes, key=lambda box: box.id):
             tops = [(x, y) for x in range(box.x0, box.x1) for y in range(box.y0, box.y1)
                     if heights.get((x, y)) == box.z1 and top_block(x, y) is box]
             seen = [s for s in tops if not hidden_point(s[0] + 0.5, s[1] + 0.5, box.z1)]
@@ -428,7 +472,8 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
             # A build step's new block gets a label big enough for a small picture.
             big = upto is not None and box.id == highlight
             font = UNIT * (1.25 if big else 0.62)
-            overlay.append(f'<text x="{_n(sx)}" y="{_n(sy + font * 0.35)}" text-anchor="middle" '
+            overlay.append(f'<text{named.attr("label", box.id)} x="{_n(sx)}" '
+                           f'y="{_n(sy + font * 0.35)}" text-anchor="middle" '
                            f'font-size="{_n(font)}" font-weight="700" '
                            'font-family="sans-serif" fill="#111" '
                            f'stroke="{HIGHLIGHT if big else "#fff"}" '
@@ -436,13 +481,14 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
                            f'class="cl-label" data-block="{escape(box.id)}">'
                            f'{escape(box.id)}</text>')
     if upto is None:
-        for event in view.get("effects") or []:
-            if event.get("kind") == "ladder":
-                overlay.extend(_ladder(event, turn, heights))
+        ladders = [event for event in view.get("effects") or [] if event.get("kind") == "ladder"]
+        for number, event in enumerate(ladders):
+            overlay.extend(_ladder(event, turn, heights, named.attr("ladder", number)))
     if highlight is not None:
         target = next((box for box in boxes if box.id == highlight), None)
         if target is not None:
-            overlay.insert(0, f'<path d="{_path(target.edges())}" stroke="{HIGHLIGHT}" '
+            overlay.insert(0, f'<path{named.attr("xray")} d="{_path(target.edges())}" '
+                              f'stroke="{HIGHLIGHT}" '
                               'stroke-width="1.6" stroke-dasharray="3 2.5" fill="none" '
                               f'class="cl-hl-xray" data-block="{escape(target.id)}"></path>')
 
@@ -453,10 +499,11 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
         for p in ((box.x0, box.y0, box.z1), (box.x1, box.y1, box.z1),
                   (box.x0, box.y1, box.z1), (box.x1, box.y0, box.z1)):
             screen.append(_project(*p))
-    left = min(p[0] for p in screen) - UNIT
-    right = max(p[0] for p in screen) + UNIT
-    top = min(p[1] for p in screen) - UNIT * 2.2
-    bottom = max(p[1] for p in screen) + UNIT
+    step = FRAME * UNIT  # rounded out, as the table is
+    left = math.floor((min(p[0] for p in screen) - UNIT) / step) * step
+    right = math.ceil((max(p[0] for p in screen) + UNIT) / step) * step
+    top = math.floor((min(p[1] for p in screen) - UNIT * 2.2) / step) * step
+    bottom = math.ceil((max(p[1] for p in screen) + UNIT) / step) * step
     vb_w, vb_h = right - left, bottom - top
 
     label = title or ("The tower" + (f", build step {upto}" if upto is not None else "")
@@ -464,16 +511,16 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" class="cl-tower" role="img" '
             f'viewBox="{left:.1f} {top:.1f} {vb_w:.1f} {vb_h:.1f}" '
             f'aria-label="{escape(label)}" data-turn="{turn}"'
-            + (f' data-upto="{int(upto)}"' if upto is not None else "")
-            + (f' data-highlight="{escape(highlight)}"' if highlight else "") + ">")
+            + (f' data-upto="{int(upto)}"' if upto is not None else "") + ">")
     body = [head, f"<title>{escape(label)}</title>",
             f'<polygon class="cl-table" points="{_pts(corners3)}" fill="{TABLE_FILL}" '
             f'stroke="{TABLE_EDGE}" stroke-width="1"></polygon>']
     # Faces inherit a thin grid stroke; figures, stones and edges set their own.
-    body.append('<g class="cl-scene" stroke="#000" stroke-opacity="0.3" stroke-width="0.6" '
-                'stroke-linecap="round" stroke-linejoin="round">')
-    body.extend(svg for _, _, svg in items)
-    body.append("</g>")
-    body.extend(overlay)
-    body.append("</svg>")
+    body.append(f'<g{named.list_attr("scene")} class="cl-scene" stroke="#000" '
+                'stroke-opacity="0.3" stroke-width="0.6" stroke-linecap="round" '
+                'stroke-linejoin="round">')
+    body.extend(named.item("scene", svg) for *_, svg in items)
+    body.append(f'</g><g{named.list_attr("over")}>')
+    body.extend(named.item("over", svg) for svg in overlay)
+    body.append("</g></svg>")
     return Markup("".join(body))

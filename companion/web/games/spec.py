@@ -35,6 +35,10 @@ class GameSpec:
     helpers: Any
     seeds: Path | None = None
     templates: Path | None = None
+    #: Pieces of the table's public pages fetched when asked rather than pushed (a step of
+    #: a long instruction): each is the template ``<name>.html`` of the game's folder,
+    #: served at ``/t/<code>/extra/<name>`` from the public view.
+    extras: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:

@@ -28,6 +28,7 @@ PHONE = (("status", "phone/status.html"), ("notice", "partials/notice.html"),
          ("undo", "phone/undo.html"), ("outcome", "partials/outcome.html"),
          ("board", "phone/board.html"), ("seats", "partials/seats.html"),
          ("log", "partials/log.html"))
+PHONE_BOARD = dict(PHONE)["board"]
 #: The table screen's regions in page order.
 SCREEN = (("screen-head", "screen/head.html"), ("notice", "partials/notice.html"),
           ("seats", "partials/seats.html"), ("host", "screen/host.html"),
@@ -39,9 +40,10 @@ LINES_KEPT = 4096
 
 def regions(table: Table, seat: int | None, is_host: bool = False,
             chosen: dict[str, Any] | None = None,
-            notice: dict[str, str] | None = None) -> list[Part]:
+            notice: dict[str, str] | None = None, board: Part | None = None) -> list[Part]:
     """Every region of ``seat``'s page (None: the table screen's), rendered now. Call it in
-    a request context, in the viewer's language."""
+    a request context, in the viewer's language. A phone's ``board`` is the same for every
+    phone (see ``phone_board``): pass it when it is already drawn."""
     layout: tuple[tuple[str, str], ...]
     if seat is None:
         context, layout = screen_context(table, is_host), SCREEN
@@ -52,8 +54,17 @@ def regions(table: Table, seat: int | None, is_host: bool = False,
     for region_id, template in layout:
         if region_id == "log":
             context["log_lines"] = log_lines(table, context)
-        parts.append(Part.of(region_id, render_template(template, **context)))
+        if region_id == "board" and seat is not None:
+            parts.append(board or phone_board(table))
+        else:
+            parts.append(Part.of(region_id, render_template(template, **context)))
     return parts
+
+
+def phone_board(table: Table) -> Part:
+    """A phone's board, drawn from the public view: every game shows the table there and
+    keeps a seat's secrets in its private region, so all the phones share one rendering."""
+    return Part.of("board", render_template(PHONE_BOARD, **viewer_context(table, None)))
 
 
 def log_lines(table: Table, context: dict[str, Any]) -> list[Markup]:
@@ -87,7 +98,8 @@ def log_lines(table: Table, context: dict[str, Any]) -> list[Markup]:
 
 def render_for(table: Table, conn: Connection) -> list[Part]:
     """The hub's renderer: ``conn``'s regions now. Viewers alike (the table screens of one
-    language, the same seat open twice) share one rendering per change."""
+    language, the same seat open twice) share one rendering per change, and the phones of
+    one language share their board."""
     hub = current_app.extensions["hub"]
     key = (conn.seat, conn.is_host, conn.lang)
     cache: dict[str, tuple[int, dict[Any, list[Part]]]] = current_app.extensions["renders"]
@@ -96,15 +108,26 @@ def render_for(table: Table, conn: Connection) -> list[Part]:
         kept_version, kept = cache.get(table.code, (-1, {}))
         if kept_version == version and key in kept:
             return kept[key]
+    board_key = ("phone board", conn.lang)
+    board: Part | None = None
     with current_app.test_request_context(base_url="http://companion/"), \
             force_locale(conn.lang):
-        parts = regions(table, conn.seat, conn.is_host)
+        if conn.seat is None:
+            parts = regions(table, None, conn.is_host)
+        else:
+            with hub.lock:
+                if kept_version == version and board_key in kept:
+                    board = kept[board_key][0]
+            board = board or phone_board(table)
+            parts = regions(table, conn.seat, board=board)
     with hub.lock:
         kept_version, kept = cache.get(table.code, (-1, {}))
         if kept_version != version:
             kept = {}
             cache[table.code] = (version, kept)
         kept[key] = parts
+        if board is not None:
+            kept.setdefault(board_key, [board])
     return parts
 
 

@@ -13,10 +13,12 @@ from html.parser import HTMLParser
 
 import pytest
 import websocket
+from flask import render_template
 from werkzeug.serving import make_server
 
 from companion.live import Connection, Part, changes
-from companion.web.regions import regions
+from companion.web.regions import PHONE_BOARD, regions, render_for
+from companion.web.render import viewer_context
 from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, make_app
 
 BY_GAME = {spec.id: spec for spec in GAMES_UNDER_TEST}
@@ -250,6 +252,33 @@ def test_a_list_holds_only_its_items(app, game, monkeypatch):
                 shape = _ListShape(set(re.findall(r"<!--i:([\w-]+)-->", marked)))
                 shape.feed(marked)
                 assert not shape.strays, (region_id, shape.strays[:3])
+        found = table.seat_to_move()
+        if found is None:
+            break
+        seat, moves = found
+        table.post_move(seat, rng.choice(moves), seq=seq)
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_the_phones_share_one_board_drawn_from_the_public_view(app, game):
+    """Every phone's board is one rendering per change, from the public view; over a seeded
+    game it is exactly what each seat's own view would draw, so sharing it hides nothing a
+    phone showed and shows nothing it did not."""
+    players = max(3, BY_GAME[game].engine.min_players)
+    table = ApiTable(app.test_client(), game=game, players=players, seed=5).join_all()
+    table.start(first_seat=0)
+    rng = random.Random(5)
+    live = app.extensions["tables"].get(table.code)
+    phones = [Connection(None, table.code, seat, "en") for seat in range(players)]
+    for seq in range(30):
+        with app.app_context():
+            boards = [next(p for p in render_for(live, conn) if p.id == "board")
+                      for conn in phones]
+            assert all(board is boards[0] for board in boards)
+        for seat in range(players):
+            with app.test_request_context():
+                own = render_template(PHONE_BOARD, **viewer_context(live, seat))
+            assert Part.of("board", own).html == boards[0].html
         found = table.seat_to_move()
         if found is None:
             break

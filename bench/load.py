@@ -1,7 +1,7 @@
 """Load: many tables of phones on the real server, and how long a move takes to reach them.
 
 Run: .venv/bin/python bench/load.py [--tables T | --ramp 8,16,32] [--phones P]
-                                    [--duration S] [--worker gthread|gevent] [--threads N]
+                                    [--duration S] [--worker gevent|gthread] [--threads N]
 
 For each step (a number of tables T) it starts the Procfile's gunicorn command, with
 ``-k WORKER``, on 127.0.0.1 and a fresh database; creates T tables (every registered game
@@ -504,9 +504,9 @@ def main() -> None:
     parser.add_argument("--screens", action="store_true", help="a table screen per table too")
     parser.add_argument("--duration", type=float, default=45, help="measured seconds per step")
     parser.add_argument("--warmup", type=float, default=3, help="unmeasured seconds first")
-    parser.add_argument("--worker", default="gthread", help="gunicorn worker class (-k)")
+    parser.add_argument("--worker", default="gevent", help="gunicorn worker class (-k)")
     parser.add_argument("--threads", type=int, default=512,
-                        help="COMPANION_THREADS (gunicorn.conf.py's default is 512)")
+                        help="COMPANION_THREADS, for --worker gthread (default 512)")
     parser.add_argument("--target", type=float, default=100, help="p99 target in ms")
     parser.add_argument("--keep-going", action="store_true",
                         help="run every step of the ramp, not only up to the first miss")

@@ -1,8 +1,9 @@
 """gunicorn settings, shared by the Procfile and `companion serve`
 (``gunicorn -c python:companion.gunicorn_config``).
 
-One process (tables live in its memory); gthread workers, where each websocket holds a
-thread: see docs/performance.md for how many phones that serves.
+One process (tables live in its memory); a gevent worker, where each websocket and each
+push sender is a greenlet: docs/performance.md compares it with gthread and tells how many
+phones it serves.
 """
 
 import os
@@ -11,8 +12,11 @@ from companion.config import listen_address
 
 bind = listen_address()
 workers = 1
-worker_class = "gthread"
-# Each websocket holds a thread for its life: 512 serves 32 tables of four with room to spare.
+worker_class = "gevent"
+# Open connections at most (each phone and table screen holds one websocket).
+worker_connections = int(os.environ.get("COMPANION_CONNECTIONS", "2000"))
+# Only for a thread worker (`-k gthread`, as bench/load.py compares): each websocket then
+# holds a thread for its life.
 threads = int(os.environ.get("COMPANION_THREADS", "512"))
 timeout = 120
 graceful_timeout = 5

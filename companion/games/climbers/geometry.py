@@ -147,8 +147,16 @@ class Tower:
     def rest_height(self, x: int, y: int, w: int, d: int) -> int | None:
         """The height a block with this footprint rests at, or None when the squares under it
         are not all the same height (a hole or an overhang)."""
-        heights = {self.height(square) for square in footprint(x, y, w, d)}
-        return heights.pop() if len(heights) == 1 else None
+        top = self.top
+        level = None
+        for square in footprint(x, y, w, d):
+            found = top.get(square)
+            height = found[0] if found else 0
+            if level is None:
+                level = height
+            elif height != level:
+                return None
+        return level
 
     def touches(self, x: int, y: int, w: int, d: int, z: int, h: int, whole_face: bool) -> bool:
         """Whether a block here touches the construction: resting on blocks always does
@@ -156,12 +164,12 @@ class Tower:
         least one unit square, or over the whole side with ``whole_face``."""
         if z > 0:
             return True
+        if not whole_face:  # a block's square is never lower than 1
+            return any(square in self.top for _, square in perimeter(x, y, w, d))
         sides: dict[str, list[int]] = {}
         for side, square in perimeter(x, y, w, d):
             sides.setdefault(side, []).append(self.height(square))
-        if whole_face:
-            return any(min(heights) >= h for heights in sides.values())
-        return any(height > 0 for heights in sides.values() for height in heights)
+        return any(min(heights) >= h for heights in sides.values())
 
     def outer_table(self) -> set[Square]:
         """The bare table squares joined to the table around the tower, side by side, within
@@ -505,24 +513,49 @@ def figure_node(place: str | None) -> Node:
 # --- building ----------------------------------------------------------------------------------
 
 
+def standing_squares(figures: dict[str, str | None]) -> set[Square]:
+    """The squares the figures stand on (not the table)."""
+    return {square for place in figures.values() if (square := parse_square(place))}
+
+
 def building_problem(tower: Tower, x: int, y: int, w: int, d: int, h: int,
                      figures: dict[str, str | None], barred: Collection[str],
-                     whole_face: bool) -> tuple[str | None, int, dict[str, str]]:
+                     whole_face: bool, standing: Collection[Square] | None = None
+                     ) -> tuple[str | None, int, dict[str, str]]:
     """Whether a block of this footprint and height can go at (x, y) on ``tower`` (the tower
     without the block itself): (None, z, the figures pushed aside) when it can, else (the
-    building rule it breaks: "support", "stone", "contact" or "push", 0, {})."""
+    building rule it breaks: "support", "stone", "contact" or "push", 0, {}). ``standing``:
+    the squares the figures stand on, when the caller has them already."""
     z = tower.rest_height(x, y, w, d)
     if z is None:
         return "support", 0, {}
     squares = list(footprint(x, y, w, d))
-    if z > 0 and any(tower.block_at(square) in barred for square in squares):
+    if z > 0 and barred and any(tower.block_at(square) in barred for square in squares):
         return "stone", 0, {}
     if not tower.touches(x, y, w, d, z, h, whole_face):
         return "contact", 0, {}
-    moved = pushes(tower, figures, x, y, w, d) if z > 0 else {}
+    if standing is None:
+        standing = standing_squares(figures)
+    under = z > 0 and any(square in standing for square in squares)
+    moved = pushes(tower, figures, x, y, w, d) if under else {}
     if moved is None:
         return "push", 0, {}
     return None, z, moved
+
+
+def _origins(tower: Tower, w: int, d: int) -> set[Square]:
+    """The corners (smallest x and y) of the w × d footprints that can hold a block: on the
+    blocks (the corner square is on one) or on the table beside them (a square of the
+    tower just past one of the footprint's sides). Anywhere else the footprint lies on the
+    bare table touching nothing."""
+    found: set[Square] = set()
+    for sx, sy in tower.top:
+        found.add((sx, sy))
+        for y in range(sy - d + 1, sy + 1):
+            found.update(((sx + 1, y), (sx - w, y)))
+        for x in range(sx - w + 1, sx + 1):
+            found.update(((x, sy + 1), (x, sy - d)))
+    return found
 
 
 def placements(tower: Tower, block: Block, figures: dict[str, str | None],
@@ -531,19 +564,18 @@ def placements(tower: Tower, block: Block, figures: dict[str, str | None],
     """Every legal (top, long, x, y) for ``block`` on ``tower`` (the tower without it), but
     the place and face it has now (``current``)."""
     barred = set(barred)
-    min_x, min_y, max_x, max_y = tower.bounds()
+    standing = standing_squares(figures)
     by_dims: dict[tuple[int, int, int], list[tuple[str, str | None]]] = {}
     for top, long, w, d, h in shapes(block):
         by_dims.setdefault((w, d, h), []).append((top, long))
     for (w, d, h), faces in by_dims.items():
-        for x in range(min_x - w, max_x + 2):
-            for y in range(min_y - d, max_y + 2):
-                problem, _, _ = building_problem(tower, x, y, w, d, h, figures, barred,
-                                                 whole_face)
-                if problem is not None:
+        for x, y in sorted(_origins(tower, w, d)):
+            problem, _, _ = building_problem(tower, x, y, w, d, h, figures, barred,
+                                             whole_face, standing)
+            if problem is not None:
+                continue
+            for top, long in faces:
+                if current is not None and (x, y, top, long) == (
+                        current["x"], current["y"], current["top"], current["long"]):
                     continue
-                for top, long in faces:
-                    if current is not None and (x, y, top, long) == (
-                            current["x"], current["y"], current["top"], current["long"]):
-                        continue
-                    yield top, long, x, y
+                yield top, long, x, y

@@ -1,0 +1,71 @@
+"""The Climbers' placements are generated only around the tower's outline: over seeded
+games (the generated tower and one built by the players, either contact rule, figures and
+blocking stones about), they are exactly what trying every footprint over the tower's
+bounds finds."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from companion.games.climbers import Climbers, rules
+from companion.games.climbers.data import BLOCKS
+from companion.games.climbers.geometry import Tower, building_problem, placements, shapes
+
+G = Climbers()
+
+
+def every_footprint(tower: Tower, block_id: str, state: dict[str, Any]
+                    ) -> list[tuple[str, str | None, int, int]]:
+    """Every legal (top, long, x, y), trying every footprint over the tower's bounds."""
+    current = state["blocks"][block_id]
+    min_x, min_y, max_x, max_y = tower.bounds()
+    found = []
+    by_dims: dict[tuple[int, int, int], list[tuple[str, str | None]]] = {}
+    for top, long, w, d, h in shapes(BLOCKS[block_id]):
+        by_dims.setdefault((w, d, h), []).append((top, long))
+    for (w, d, h), faces in by_dims.items():
+        for x in range(min_x - w, max_x + 2):
+            for y in range(min_y - d, max_y + 2):
+                problem, _, _ = building_problem(tower, x, y, w, d, h, state["figures"],
+                                                 rules.barred(state), rules.whole_face(state))
+                if problem is None:
+                    found += [(top, long, x, y) for top, long in faces
+                              if current is None or (x, y, top, long) != (
+                                  current["x"], current["y"], current["top"],
+                                  current["long"])]
+    return found
+
+
+def positions(options: dict[str, Any], seed: int, moves: int) -> Iterator[dict[str, Any]]:
+    rng = random.Random(seed)
+    state = G.setup(3, options, seed)
+    for _ in range(moves):
+        if G.outcome(state) is not None:
+            return
+        yield state
+        seat = state["turn"]
+        legal = G.legal_moves(state, seat)
+        walks = [m for m in legal if m["type"] == "walk"]
+        move = rng.choice(walks) if walks and rng.random() < 0.4 else rng.choice(legal)
+        state = G.apply(state, seat, move)
+
+
+@pytest.mark.parametrize("options", [{}, {"contact": "face"}, {"tower": "own"}],
+                         ids=["generated", "whole-face", "own-tower"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_placements_around_the_outline_are_every_placement(options, seed):
+    checked = 0
+    for state in positions(options, seed, 30):
+        for block_id in rules.movable(state) or [b for b, spot in state["blocks"].items()
+                                                 if spot is None][:3]:
+            rest = Tower(state["blocks"], without=block_id)
+            fast = list(placements(rest, BLOCKS[block_id], state["figures"],
+                                   rules.barred(state), rules.whole_face(state),
+                                   state["blocks"][block_id]))
+            assert fast == every_footprint(rest, block_id, state), block_id
+            checked += 1
+    assert checked > 20

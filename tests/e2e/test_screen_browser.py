@@ -19,16 +19,21 @@ MOST = {spec.id: spec.engine.max_players for spec in GAMES_UNDER_TEST}
 #: Where each part of the screen is, and what of it lies outside the window.
 MEASURE = """() => {
   const box = el => el && el.getBoundingClientRect();
-  const out = el => { const b = box(el); return b && (b.bottom > innerHeight + 1 || b.right > innerWidth + 1); };
+  const out = el => {
+    const b = box(el);
+    return b && (b.bottom > innerHeight + 1 || b.right > innerWidth + 1);
+  };
   const board = document.querySelector('#board');
-  const pictures = [...board.querySelectorAll('svg')].filter(svg => svg.getBoundingClientRect().height > 0);
+  const pictures = [...board.querySelectorAll('svg')]
+    .filter(svg => svg.getBoundingClientRect().height > 0);
   const clipped = pictures.filter(svg => svg.getBoundingClientRect().bottom > box(board).bottom + 1
                                       || svg.getBoundingClientRect().right > box(board).right + 1);
   const turn = document.querySelector('#screen-head .turn-line > *');
   const newest = document.querySelector('#log li');
   const qr = document.querySelector('#screen-head .qr img');
   return {
-    scrolls: document.documentElement.scrollHeight > innerHeight || document.documentElement.scrollWidth > innerWidth,
+    scrolls: document.documentElement.scrollHeight > innerHeight
+             || document.documentElement.scrollWidth > innerWidth,
     boardOut: out(board), picturesOut: pictures.filter(out).length, clipped: clipped.length,
     boardHeight: box(board).height,
     scoreboardOut: out(document.querySelector('#board .holders, #board table')),

@@ -20,8 +20,14 @@ def catalogue() -> list[dict[str, object]]:
 
 @bp.get("/")
 def index() -> str:
+    return home_page()
+
+
+def home_page(asked: str = "", code_notice: str | None = None) -> str:
+    """The bare address: a field for a table's code (what a phone that opens it needs), then
+    the host's games to start a table with."""
     return render_template(
-        "home.html", catalogue=catalogue(),
+        "home.html", catalogue=catalogue(), asked=asked, code_notice=code_notice,
         night=tables().finished_tonight(current_app.config["NIGHT_HOURS"]),
         game_names={spec.id: spec.name(current_lang()) for spec in registered().values()},
     )

@@ -7,10 +7,23 @@ from werkzeug.wrappers import Response
 
 from companion.tables import TableError
 from companion.web.cookies import seat_cookie, seat_token, set_secret_cookie
+from companion.web.home import home_page
 from companion.web.render import game_name, seats_context
 from companion.web.responses import refusal_body, status_of, table_or_404, tables
 
 bp = Blueprint("join", __name__)
+
+
+@bp.get("/join")
+def by_code() -> Response | tuple[str, int]:
+    """A code typed on the home page: its table's join page, or the field again with why."""
+    typed = request.args.get("code", "")[:12]
+    code = "".join(typed.split()).upper()
+    table = tables().get(code) if code else None
+    if table is not None:
+        return redirect(url_for("join.form", code=table.code), code=303)
+    notice = refusal_body("table.unknown-table")["message"]
+    return home_page(typed, notice), 404
 
 
 @bp.get("/j/<code>")

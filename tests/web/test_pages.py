@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from tests.conftest import GAME_IDS, ApiTable
 
 
@@ -176,3 +178,20 @@ def test_bad_urls_and_bodies_get_clear_4xx(client):
     assert response.get_json()["error"]["rule"] == "table.player-count"
     response = client.post("/api/tables", data="x" * 100_000)
     assert response.status_code == 413
+
+
+@pytest.mark.parametrize("typed", ["", "zz", "ZZZZZ", "AB CD", "<script>", "ÉÉÉÉ", "0000"])
+def test_a_code_that_names_no_table_is_answered_on_the_home_page(client, typed):
+    answer = client.get("/join", query_string={"code": typed})
+    assert answer.status_code == 404
+    page = answer.get_data(as_text=True)
+    assert 'id="join-problem"' in page and "no table with that code" in page
+    assert "<script>" not in page.split('id="join-code"')[1].split(">")[0]
+
+
+def test_a_code_typed_in_any_case_leads_to_its_join_page(client):
+    table = ApiTable(client, players=3)
+    for typed in (table.code.lower(), f" {table.code} ", table.code):
+        answer = client.get("/join", query_string={"code": typed})
+        assert answer.status_code == 303
+        assert answer.headers["Location"].endswith(f"/j/{table.code}")

@@ -243,6 +243,8 @@ class Hub:
     def __init__(self, app: Flask) -> None:
         self.app = app
         self.renderer: Renderer | None = None
+        #: What a phone whose seat the host freed is sent last (the web layer draws it).
+        self.farewell: Callable[[Connection], str] | None = None
         #: Guards the registry, the versions, the pages, and the renderer's shared cache.
         self.lock = threading.Lock()
         self._by_table: dict[str, set[Connection]] = {}
@@ -299,9 +301,12 @@ class Hub:
         self._wake(table.code)
 
     def seat_freed(self, code: str, seat: int) -> None:
-        """Close the sockets of a seat the host has freed."""
+        """Tell the phones of a seat the host has freed, and close their sockets."""
         for conn in self.connections(code):
             if conn.seat == seat:
+                if self.farewell is not None:
+                    with conn.send_lock:
+                        conn.send(self.farewell(conn))
                 conn.open = False
                 conn.wake.set()
                 with contextlib.suppress(Exception):  # already gone

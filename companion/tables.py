@@ -357,6 +357,8 @@ class Tables:
                 raise TableError("table.nothing-to-undo")
             step = table.steps[-1]
             if not by_host:
+                if table.match.outcome is not None:
+                    raise TableError("table.undo-finished")
                 if step.entry.seat != seat:
                     raise TableError("table.undo-not-yours")
                 if not table.game.can_undo(step.before, step.entry.mover, step.entry.move,

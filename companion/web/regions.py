@@ -144,8 +144,16 @@ def page_memory(parts: list[Part], pushed: list[Part] | None = None) -> str:
     return current_app.extensions["hub"].remember_page(known)
 
 
+def farewell(conn: Connection) -> str:
+    """What a phone is told when the host frees its seat: it goes back to the join page."""
+    with current_app.test_request_context(base_url="http://companion/"), \
+            force_locale(conn.lang):
+        return render_template("phone/freed.html", code=conn.code)
+
+
 def install(app: Any) -> None:
     app.extensions["hub"].renderer = render_for
+    app.extensions["hub"].farewell = farewell
     app.extensions["renders"] = {}
     app.extensions["log_lines"] = OrderedDict()
     app.extensions["log_lines_lock"] = threading.Lock()

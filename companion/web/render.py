@@ -95,7 +95,7 @@ def viewer_context(table: Table, seat: int | None, is_host: bool = False,
             "outcome": table.outcome(),
             "log": list(reversed(table.log_for(seat)))[:LOG_TAIL],
             "can_undo": bool(seat is not None and last is not None and last.seat == seat
-                             and table.status != "lobby"
+                             and table.status == "playing"
                              and table.game.can_undo(table.steps[-1].before, seat, last.move,
                                                      table.steps[-1].after)),
             "can_host_undo": bool(is_host and table.steps),

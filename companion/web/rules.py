@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, render_template, request
+from flask import Blueprint, Response, render_template, request, url_for
 
 from companion.i18n import current_lang
 from companion.web.clauses import clause_text
@@ -28,6 +28,11 @@ def show(game_id: str) -> Response | str:
          or (clause.get("decision") or {}).get("en")}
         for clause in spec.clauses.values()
     ]
+    code = table.code if table is not None and chosen is not None else None
+    back = None
+    if code is not None:  # back where the reader came from
+        back = url_for("screen.show" if request.args.get("back") == "screen" else "phone.play",
+                       code=code)
     return render_template("rules.html", game_id=game_id, game_name=game_name(game_id),
                            rules=rules, options=spec.engine.options(), chosen=chosen,
-                           code=table.code if table is not None and chosen is not None else None)
+                           code=code, back=back)

@@ -131,18 +131,41 @@ class Table:
         match = self.match
         return match.outcome if match else None
 
+    def unseen(self, entry: LogRow, viewer: int | None) -> bool:
+        """Whether ``viewer`` may not learn that this entry was made (see
+        ``Game.redact_move``); an undo is unseen when the move it takes back is."""
+        if entry.kind == "undo":
+            target = next((e for e in self.log if e.seq == entry.move["undo"]), None)
+            return target is not None and self.unseen(target, viewer)
+        return self.game.redact_move(self.befores[entry.seq], entry.mover, entry.move,
+                                     viewer) is None
+
+    def seq_for(self, viewer: int | None) -> int:
+        """The newest change ``viewer`` may know of: what its pages show, and what its moves
+        are checked against (so another seat's hidden change neither shows nor goes stale)."""
+        for entry in reversed(self.log):
+            if not self.unseen(entry, viewer):
+                return entry.seq
+        return self.log[0].seq - 1 if self.log else self.seq
+
     def log_for(self, viewer: int | None) -> list[dict[str, Any]]:
-        """The match's log as ``viewer`` may see it: moves redacted, undos shown."""
+        """The match's log as ``viewer`` may see it: moves redacted, undos shown, what the
+        viewer may not learn left out."""
         undone = {entry.move["undo"] for entry in self.log if entry.kind == "undo"}
         entries = []
         for entry in self.log:
             item: dict[str, Any] = {"seq": entry.seq, "seat": entry.seat, "kind": entry.kind,
                                     "at": entry.at}
             if entry.kind == "move":
-                item["move"] = self.game.redact_move(self.befores[entry.seq], entry.mover,
-                                                     entry.move, viewer)
+                move = self.game.redact_move(self.befores[entry.seq], entry.mover,
+                                             entry.move, viewer)
+                if move is None:
+                    continue
+                item["move"] = move
                 item["undone"] = entry.seq in undone
                 item["effects"] = self.effects.get(entry.seq, [])
+            elif self.unseen(entry, viewer):
+                continue
             else:
                 item["undo"] = entry.move["undo"]
                 item["by_host"] = entry.seat is None
@@ -304,12 +327,12 @@ class Tables:
             raise TableError("table.bad-client-move-id")
         with table.lock:
             if any(e.client_move_id == client_move_id and e.seat == seat for e in table.log):
-                return table.seq, True
+                return table.seq_for(seat), True
             match = table.match
             if match is None or table.status != "playing":
                 raise TableError("table.not-playing")
-            if seq != table.seq:
-                raise TableError("table.stale", seq=table.seq)
+            if seq != table.seq_for(seat):
+                raise TableError("table.stale", seq=table.seq_for(seat))
             state = table.state
             assert state is not None
             if not table.game.legal_moves(state, seat):

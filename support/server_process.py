@@ -193,6 +193,30 @@ def replayed_views(stored: Stored) -> dict[int | None, Any]:
             for viewer in viewers}
 
 
+def replayed_unseen(stored: Stored) -> dict[int, set[int | None]]:
+    """For each entry of the log, the viewers who may not learn it was made (a secret choice
+    changed: ``Game.redact_move`` answers None), replayed with the game engine."""
+    game = BY_ID[stored.game].engine
+    states = [game.setup(stored.players, dict(stored.options, first_seat=stored.first_seat),
+                         stored.seed)]
+    viewers: list[int | None] = [*range(stored.players), None]
+    unseen: dict[int, set[int | None]] = {}
+    for seq, seat, kind, move, _ in stored.entries:
+        if kind == "move":
+            unseen[seq] = {viewer for viewer in viewers if viewer != seat
+                           and game.redact_move(states[-1], seat, move, viewer) is None}
+            states.append(game.apply(states[-1], seat, move))
+        else:
+            unseen[seq] = unseen.get(move["undo"], set())
+            states.pop()
+    return unseen
+
+
+def visible_seq(stored: Stored, unseen: dict[int, set[int | None]], viewer: int | None) -> int:
+    """The newest entry ``viewer`` may know of: the seq its pages and views show."""
+    return max((seq for seq, *_ in stored.entries if viewer not in unseen[seq]), default=0)
+
+
 class Phone:
     """One websocket (a seat's phone, or the table screen without a cookie) that connects
     again whenever the server goes away, and remembers what each connection received."""
@@ -520,7 +544,11 @@ class FaultRun:
         deadline = time.monotonic() + 8  # for every socket to be back
         for code, (_, players, _, tokens) in self.tables.items():
             stored = read_stored(self.server.database, code)
-            problems = self._check_log(code, stored)
+            try:
+                unseen = replayed_unseen(stored)
+            except IllegalMove:
+                unseen = {seq: set() for seq, *_ in stored.entries}
+            problems = self._check_log(code, stored, unseen)
             acknowledged += sum(sent.acknowledged for seat in self.seats if seat.code == code
                                 for sent in seat.sent)
             try:
@@ -532,17 +560,17 @@ class FaultRun:
                 token = tokens[viewer] if viewer is not None else None
                 status, answer = self.server.call("GET", f"/api/tables/{code}/view",
                                                   token=token)
-                wanted = (200, stored.seq, "over" if stored.over else "playing",
+                seq = visible_seq(stored, unseen, viewer)
+                wanted = (200, seq, "over" if stored.over else "playing",
                           replayed.get(viewer))
                 got = (status, answer.get("seq"), answer.get("status"), answer.get("view"))
                 if got != wanted:
                     problems.append(f"view of {viewer} (seq {got[1]}) differs from the "
-                                    f"replay (seq {stored.seq})")
+                                    f"replay (seq {seq})")
                 self.checked["views"] += 1
                 phone = self.phones.get((code, viewer))
                 if phone is not None:
-                    problems.extend(self._check_phone(phone, viewer, stored.seq, fresh,
-                                                      deadline))
+                    problems.extend(self._check_phone(phone, viewer, seq, fresh, deadline))
             self.problems.extend(f"{when}: {code}: {text}" for text in problems)
         self.checked["restarts"] = self.kills
         self.checked["acknowledged"] = acknowledged
@@ -550,7 +578,8 @@ class FaultRun:
             f"{code} seq {read_stored(self.server.database, code).seq}"
             for code in self.tables) + f"; {len(self.problems)} problems so far")
 
-    def _check_log(self, code: str, stored: Stored) -> list[str]:
+    def _check_log(self, code: str, stored: Stored,
+                   unseen: dict[int, set[int | None]]) -> list[str]:
         problems = []
         if [entry[0] for entry in stored.entries] != list(range(1, stored.seq + 1)):
             problems.append("the log's seqs are not 1…n")
@@ -565,7 +594,9 @@ class FaultRun:
             if mine is None:
                 if not key[1].startswith("half-"):
                     problems.append(f"{key} is in the log but nobody sent it")
-            elif (seq, move) != (mine.seq + 1, mine.move):
+            elif move != mine.move or seq <= mine.seq or any(
+                    key[0] not in unseen[between] for between in range(mine.seq + 1, seq)):
+                # made against the newest change its seat could know of
                 problems.append(f"{key} logged as seq {seq}, sent against {mine.seq}")
             elif not mine.acknowledged and mine.answers[-1:] != ["cut"]:
                 problems.append(f"{key} is in the log though it was refused: {mine.answers}")
@@ -576,9 +607,10 @@ class FaultRun:
                 problems.append(f"{key}, sent once, was answered as a repeat")
             if 409 in mine.answers and key in by_id:
                 problems.append(f"{key} was refused as stale, yet it is in the log")
+            logged = by_id.get(key, (None, None))[0]
             if mine.acknowledged and not mine.repeated and mine.answered_seq is not None \
-                    and mine.answered_seq != mine.seq + 1:
-                problems.append(f"{key} applied at {mine.seq + 1}, answered seq "
+                    and mine.answered_seq != logged:
+                problems.append(f"{key} applied at {logged}, answered seq "
                                 f"{mine.answered_seq}")
         return problems
 

@@ -89,7 +89,7 @@ class ApiTable:
                   client_move_id: str | None = None):
         return self.client.post(
             f"/api/tables/{self.code}/moves", headers=bearer(self.tokens[seat]),
-            json={"move": move, "seq": self.seq() if seq is None else seq,
+            json={"move": move, "seq": self.view(seat)["seq"] if seq is None else seq,
                   "client_move_id": client_move_id or f"m{next(_ids)}"})
 
     def seat_to_move(self) -> tuple[int, list[dict[str, Any]]] | None:

@@ -176,8 +176,11 @@ class Game(Protocol):
         """Whether the mover may take this move back: not if it revealed hidden information."""
         ...
 
-    def redact_move(self, state: State, seat: int, move: Move, viewer: int | None) -> Move:
-        """The move as ``viewer`` may see it in the log (None: the table screen)."""
+    def redact_move(self, state: State, seat: int, move: Move,
+                    viewer: int | None) -> Move | None:
+        """The move as ``viewer`` may see it in the log (``viewer`` None: the table screen);
+        None when ``viewer`` may not even learn that it was made (a secret choice changed
+        before the reveal): the log, the pages and the pushes of that viewer skip it."""
         ...
 
 

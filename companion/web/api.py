@@ -117,7 +117,7 @@ def view(code: str) -> Response:
     except TableError as error:
         return refused(error, table)
     with table.lock:
-        return jsonify({"seq": table.seq, "status": table.status,
+        return jsonify({"seq": table.seq_for(seat), "status": table.status,
                         "view": table.view_for(seat), "outcome": table.outcome()})
 
 
@@ -129,7 +129,7 @@ def moves(code: str) -> Response:
     except TableError as error:
         return refused(error, table)
     with table.lock:
-        return jsonify({"seq": table.seq, "moves": table.moves_for(seat)})
+        return jsonify({"seq": table.seq_for(seat), "moves": table.moves_for(seat)})
 
 
 @bp.post("/tables/<code>/moves")
@@ -144,7 +144,7 @@ def submit(code: str) -> Response | tuple[Response, int]:
         if error.rule == "table.stale":
             with table.lock:
                 return jsonify({"error": refusal_body(error.rule, table.row.game),
-                                "seq": table.seq, "view": table.view_for(seat)}), 409
+                                "seq": table.seq_for(seat), "view": table.view_for(seat)}), 409
         return refused(error, table)
     with table.lock:
         return jsonify({"seq": seq, "repeated": repeated, "view": table.view_for(seat)})

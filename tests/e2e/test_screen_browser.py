@@ -52,11 +52,11 @@ def test_the_whole_table_fits_the_screen(browser, live_server, game, size):
     table = ApiTable(app.test_client(), game=game, players=players, seed=3).join_all()
     table.start(first_seat=0)
     rng = random.Random(1)
-    for seq in range(14):
+    for _ in range(14):
         found = table.seat_to_move()
         if found is None:
             break
-        table.post_move(found[0], rng.choice(found[1]), seq=seq)
+        table.post_move(found[0], rng.choice(found[1]))
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     page = context.new_page()
     page.goto(f"{base}/t/{table.code}/screen")

@@ -312,13 +312,15 @@ def test_apply_never_mutates_its_input():
 
 
 def test_can_undo():
-    """A choice may be taken back until the reveal; not the move that reveals, nor one that
-    turns the next card of the app's deck; a real deck's card entered may be."""
+    """A choice is not taken back but changed, by choosing again (an undo would tell the
+    others); not the move that reveals, nor one that turns the next card of the app's deck;
+    a real deck's card entered may be taken back."""
     state = build(hands={0: kit(0, climb(3))})
     first = G.apply(state, 0, choose(bid(0, 5)))
-    assert G.can_undo(state, 0, choose(bid(0, 5)), first)
+    assert not G.can_undo(state, 0, choose(bid(0, 5)), first)
     changed = G.apply(first, 0, choose(climb(3)))
-    assert G.can_undo(first, 0, choose(climb(3)), changed)
+    assert changed["choices"]["0"] == climb(3)
+    assert not G.can_undo(first, 0, choose(climb(3)), changed)
     almost = play(changed, {1: bid(1, 2), 2: bid(2, 3)})
     last = G.apply(almost, 3, choose(bid(3, 4)))
     assert last["phase"] == "resolve" and last["revealed"] is True
@@ -339,6 +341,12 @@ def test_redact_move_hides_the_choice():
     assert own == move and own is not move
     for viewer in (0, 2, 3, None):
         assert G.redact_move(state, 1, move, viewer) == {"type": "choose"}
+    # A changed choice: the others do not learn that it was made at all.
+    chosen = G.apply(state, 1, move)
+    again = choose(bid(1, 3))
+    assert G.redact_move(chosen, 1, again, 1) == again
+    for viewer in (0, 2, 3, None):
+        assert G.redact_move(chosen, 1, again, viewer) is None
     for other in (up(3, 1), {"type": "sabotage", "target": 2, "lane": 1}, {"type": "keep"},
                   {"type": "turn", "card": 50}, {"type": "fall", "lane": 2}):
         for viewer in (0, 1, None):

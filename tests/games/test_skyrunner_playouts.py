@@ -170,13 +170,14 @@ def play_out(data: st.DataObject, players: int, deck: str) -> None:
             assert effect["rule"] in clauses(G.id), effect
         check_views(after)
         assert G.redact_move(state, seat, move, seat) == move
+        again = move["type"] == "choose" and state["choices"][str(seat)] is not None
         for viewer in [None, *range(players)]:
-            if viewer != seat:
+            if viewer != seat:  # a changed choice is not seen at all; a first one, hidden
                 shown = G.redact_move(state, seat, move, viewer)
-                assert shown == ({"type": "choose"} if move["type"] == "choose" else move)
-        if move["type"] == "choose":
-            revealed = after["phase"] != "choose" or after["round"] != state["round"]
-            assert G.can_undo(state, seat, move, after) is not revealed
+                assert shown == (None if again else {"type": "choose"}
+                                 if move["type"] == "choose" else move)
+        if move["type"] == "choose":  # changed by choosing again, never taken back
+            assert not G.can_undo(state, seat, move, after)
         state = after
     result = G.outcome(state)
     assert result is not None, "the game did not end"

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from companion.live import Connection
+from companion.live import Connection, changes
 from companion.web.regions import render_for
 from tests.web.hostile_kit import (
     GAMES,
@@ -252,3 +252,54 @@ def test_a_skyrunner_choice_is_invisible_to_everyone_else_until_the_reveal(app):
     # seat 0 itself does see its own choice: the comparison can tell them apart
     mine = [everything_sent(seated, 0)["play"] for seated in tables]
     assert mine[0] != mine[1]
+
+
+def test_a_changed_skyrunner_choice_leaves_no_trace(app):
+    """Two tables dealt alike. At one, seat 0 chooses a card; at the other it chooses
+    another, then changes its mind to the first. Seats 1 and 2 and the table screen are sent
+    exactly the same at both (pages, pushes, views, logs, the change counter), and the
+    change itself pushes nothing to them; seat 1 then plays on with what it was shown."""
+    tables = [Seated(app, "skyrunner", seed=77) for _ in range(2)]
+    rng = random.Random(77)
+    for _ in range(40):
+        state = tables[0].table.state
+        if state["phase"] == "choose" and state["choices"]["0"] is None:
+            break
+        found = random_move(tables[0].table, rng)
+        assert found is not None
+        for seated in tables:
+            assert seated.api.post_move(*found, seq=seated.table.seq).status_code == 200
+    else:
+        raise AssertionError("seat 0 never came to choose")
+    choices = [m for m in tables[0].table.moves_for(0) if m["type"] == "choose"]
+    kept, dropped = choices[0], choices[-1]
+
+    def choose(seated: Seated, move: dict[str, Any], move_id: str) -> None:
+        seq = seated.api.view(0)["seq"]
+        assert seated.phones[0].post(
+            f"/t/{seated.code}/move", data={"move": json.dumps(move), "seq": str(seq),
+                                           "client_move_id": move_id}).status_code == 200
+
+    once, changed = tables
+    choose(once, kept, "c1")
+    choose(changed, dropped, "c1")
+    watchers = {viewer: Connection(None, changed.code, viewer, "en") for viewer in (1, 2, None)}
+    with app.app_context():
+        for conn in watchers.values():
+            changes(conn, render_for(changed.table, conn))
+    choose(changed, kept, "c2")  # seat 0 changes its mind
+    assert changed.table.state["choices"]["0"] == kept["card"]
+    with app.app_context():
+        for viewer, conn in watchers.items():
+            assert changes(conn, render_for(changed.table, conn)) == "", viewer  # no push
+    for viewer in (1, 2, None):
+        first, second = (everything_sent(seated, viewer) for seated in tables)
+        for name in first:
+            assert first[name] == second[name], (viewer, name)
+    log = [e for e in api_log(changed.api.client, changed.code, changed.tokens[1])
+           if e["kind"] == "move" and e["seat"] == 0]
+    assert len(log) == 1  # "has chosen", once
+    seq = changed.api.view(1)["seq"]
+    assert seq == once.api.view(1)["seq"] < changed.table.seq
+    move = next(m for m in changed.table.moves_for(1) if m["type"] == "choose")
+    assert changed.api.post_move(1, move, seq=seq).status_code == 200  # not stale

@@ -129,13 +129,18 @@ class SkyRunner:
         return new
 
     def can_undo(self, before: State, seat: int, move: Move, after: State) -> bool:
-        """Not once the cards were revealed or a new card was turned from the deck."""
-        return revealed_nothing(before, after) and not after["revealed"]
+        """Not once the cards were revealed or a new card was turned from the deck. A secret
+        choice is not taken back but changed, by choosing again (an undo would tell the
+        others)."""
+        return (move.get("type") != "choose" and revealed_nothing(before, after)
+                and not after["revealed"])
 
-    def redact_move(self, state: State, seat: int, move: Move, viewer: int | None) -> Move:
-        """Nobody but the chooser learns which card they chose (the reveal shows it)."""
+    def redact_move(self, state: State, seat: int, move: Move,
+                    viewer: int | None) -> Move | None:
+        """Nobody but the chooser learns which card they chose (the reveal shows it), nor
+        that they changed their choice: the others saw them choose once."""
         if move.get("type") == "choose" and viewer != seat:
-            return {"type": "choose"}
+            return None if state["choices"].get(str(seat)) is not None else {"type": "choose"}
         return json.loads(json.dumps(move))
 
     def view(self, state: State, seat: int | None) -> View:

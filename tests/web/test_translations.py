@@ -13,6 +13,10 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from flask_babel import force_locale
+
+from companion.web.games.seventh_heaven import SPEC as SEVENTH_HEAVEN
+from tests.conftest import make_app
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "companion" / "translations"
@@ -124,3 +128,15 @@ def test_the_home_page_speaks_english_to_an_english_browser(compiled_fr, client)
     assert "Start a table" in page
     assert "Démarrer une table" not in page
     assert '<html lang="en">' in page
+
+
+def test_the_partner_cards_are_named_in_french():
+    """The names printed on the partner cards stay as printed; a card named by its colour
+    is named in the reader's language."""
+    app = make_app({"DATABASE": ":memory:"})
+    with app.test_request_context(), force_locale("fr"):
+        names = {colour: SEVENTH_HEAVEN.helpers.partner(colour) for colour in
+                 ("red", "blue", "grey", "yellow", "green", "pink")}
+    assert names["green"] == "Partenaire vert" and names["pink"] == "Partenaire rose"
+    assert names["red"] == "Vanessa Vamp"
+    assert not any("partner" in name for name in names.values())

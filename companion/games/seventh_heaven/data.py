@@ -14,7 +14,9 @@ SEED = load_seed(GAME_ID)
 
 COLOURS: tuple[str, ...] = tuple(colour["id"] for colour in SEED["colour"])
 COLOUR_INDEX = {colour: index for index, colour in enumerate(COLOURS)}
-PARTNER_NAMES: dict[str, str] = {colour["id"]: colour["partner"] for colour in SEED["colour"]}
+#: Each partner card's name by language.
+PARTNER_NAMES: dict[str, dict[str, str]] = {colour["id"]: colour["partner"]
+                                             for colour in SEED["colour"]}
 WHITE = "white"
 
 HAND_SIZE: int = SEED["deck"]["hand_size"]

@@ -38,7 +38,8 @@ class SeventhHeavenHelpers:
         return [*COLOURS, WHITE, None]
 
     def partner(self, colour: str) -> str:
-        return PARTNER_NAMES.get(colour, "")
+        names = PARTNER_NAMES.get(colour, {})
+        return names.get(current_lang()) or names.get("en", "")
 
     def special(self, special: str | None) -> str:
         names = SEED["deck"]["special_names"].get(special or "", {})

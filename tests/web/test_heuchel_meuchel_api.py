@@ -258,3 +258,23 @@ def test_every_effect_shows_in_the_log_with_its_why_line(client):
     names = {card: re.escape(f'data-card="{card}"') for card in hidden}
     log = screen[screen.index('id="log"'):]
     assert not [card for card, pattern in names.items() if re.search(pattern, log)]
+
+
+def test_a_long_rank_name_is_drawn_whole_in_french(client):
+    """« Cracheur de feu » is not cut to « Cracheu. » on the board: the whole name, narrowed
+    to the card."""
+    table = ApiTable(client, game=GAME, players=3, seed=SEED).join_all()
+    table.start(first_seat=0)
+    client.get("/lang/fr")
+    for _ in range(120):
+        page = client.get(f"/t/{table.code}/screen").get_data(as_text=True)
+        if 'class="rk long"' in page:
+            break
+        found = seat_with_work(table)
+        assert found is not None
+        seat, moves = found
+        table.post_move(seat, choose(table.view(seat)["view"], moves))
+    else:
+        raise AssertionError("no long rank name came on top in 120 moves")
+    assert "Cracheur de feu" in page and "Cracheu." not in page
+    assert 'textLength="42" lengthAdjust="spacingAndGlyphs">Cracheur de feu</text>' in page

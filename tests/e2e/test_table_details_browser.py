@@ -1,0 +1,71 @@
+"""Smaller things a table meets, in Chromium at 360 × 740: no phone page is wider than the
+phone in either language, and SkyRunner's climb grid numbers its lanes."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from playwright.sync_api import expect
+
+from support.browser import PHONE
+from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable
+
+pytestmark = pytest.mark.e2e
+
+MOST = {spec.id: spec.engine.max_players for spec in GAMES_UNDER_TEST}
+
+
+def phone(browser, base: str, table: ApiTable, seat: int, lang: str = "en"):
+    context = browser.new_context(**PHONE)
+    context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[seat],
+                          "url": base}, {"name": "lang", "value": lang, "url": base}])
+    page = context.new_page()
+    page.goto(f"{base}/t/{table.code}/play")
+    return context, page
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_no_phone_page_is_wider_than_the_phone(browser, live_server, game):
+    app, base = live_server["app"], live_server["base"]
+    table = ApiTable(app.test_client(), game=game, players=min(4, MOST[game]),
+                     seed=3).join_all()
+    table.start(first_seat=0)
+    rng = random.Random(1)
+    for _ in range(10):
+        found = table.seat_to_move()
+        if found is None:
+            break
+        table.post_move(found[0], rng.choice(found[1]))
+    for lang in ("en", "fr"):
+        context, page = phone(browser, base, table, 1, lang)
+        expect(page.locator("#status")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, lang
+        context.close()
+
+
+def test_the_climb_grid_numbers_its_lanes(browser, live_server):
+    app, base = live_server["app"], live_server["base"]
+    table = ApiTable(app.test_client(), game="skyrunner", players=3, seed=2).join_all()
+    table.start(first_seat=0)
+    rng = random.Random(2)
+    for _ in range(200):  # until a seat is to say where it climbs
+        movers = [(seat, moves) for seat in range(3) if (moves := table.moves(seat))]
+        climbing = [seat for seat, moves in movers if moves[0]["type"] == "climb"]
+        if climbing:
+            break
+        seat, moves = rng.choice(movers)
+        table.post_move(seat, rng.choice(moves))
+    else:
+        raise AssertionError("nobody came to climb")
+    context, page = phone(browser, base, table, climbing[0])
+    grid = page.locator(".reach-grid")
+    expect(grid).to_be_visible()
+    places = grid.locator("button.reach[data-lane]:not([data-lane='0'])")
+    assert places.count() >= 1
+    for index in range(places.count()):
+        place = places.nth(index)
+        lane = place.get_attribute("data-lane")
+        assert place.locator("xpath=..").locator(".lane-no").inner_text() == lane
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()

@@ -117,9 +117,24 @@ def screen_context(table: Table, is_host: bool) -> dict[str, Any]:
     return context
 
 
+def outcome_reason(game_id: str, reason: str) -> str:
+    """Why a game ended, in the reader's language (the game's seeds, ``[outcome.reasons]``)."""
+    texts = registered()[game_id].seed.get("outcome", {}).get("reasons", {}).get(reason, {})
+    return str(texts.get(current_lang()) or texts.get("en") or "")
+
+
+def outcome_score(game_id: str, score: Any) -> str:
+    """A place's number with what it means ("18 points", "height 7")."""
+    texts = registered()[game_id].seed.get("outcome", {}).get("score", {})
+    text = texts.get(current_lang()) or texts.get("en") or "{score}"
+    return str(text).replace("{score}", str(score))
+
+
 def install_renderer(app: Flask) -> None:
     """The template globals every page and push uses."""
     app.jinja_env.globals["helpers"] = lambda game_id: registered()[game_id].helpers
     app.jinja_env.globals["rule_text"] = lambda game_id, rule: clause_text(
         game_id, rule, current_lang())
     app.jinja_env.globals["rule_source"] = clause_source
+    app.jinja_env.globals["outcome_reason"] = outcome_reason
+    app.jinja_env.globals["outcome_score"] = outcome_score

@@ -69,3 +69,31 @@ def test_the_climb_grid_numbers_its_lanes(browser, live_server):
         assert place.locator("xpath=..").locator(".lane-no").inner_text() == lane
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     context.close()
+
+
+@pytest.mark.parametrize("game", ["high-card", "seventh-heaven"])
+def test_the_end_of_a_game_says_why_and_what_the_numbers_are(browser, live_server, game):
+    app, base = live_server["app"], live_server["base"]
+    table = ApiTable(app.test_client(), game=game, players=2, seed=5).join_all()
+    table.start(first_seat=0)
+    rng = random.Random(1)
+    for _ in range(3000):
+        found = table.seat_to_move()
+        if found is None:
+            break
+        table.post_move(found[0], rng.choice(found[1]))
+    outcome = table.view()["outcome"]
+    assert outcome is not None
+    spec = next(spec for spec in GAMES_UNDER_TEST if spec.id == game)
+    texts = spec.seed["outcome"]
+    for lang in ("en", "fr"):
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context.add_cookies([{"name": "lang", "value": lang, "url": base}])
+        page = context.new_page()
+        page.goto(f"{base}/t/{table.code}/screen")
+        shown = page.locator("#outcome")
+        expect(shown.locator(".end-reason")).to_have_text(texts["reasons"][outcome["reason"]][lang])
+        winner = outcome["ranking"][0][0]
+        score = texts["score"][lang].replace("{score}", str(outcome["scores"][str(winner)]))
+        expect(shown.locator(".ranking li").first).to_contain_text(score)
+        context.close()

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.conftest import GAME_IDS, ApiTable
+from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable
 
 
 def create_by_form(client, players: int = 4) -> str:
@@ -195,3 +195,14 @@ def test_a_code_typed_in_any_case_leads_to_its_join_page(client):
         answer = client.get("/join", query_string={"code": typed})
         assert answer.status_code == 303
         assert answer.headers["Location"].endswith(f"/j/{table.code}")
+
+
+def test_every_game_says_why_it_ended_and_what_its_numbers_mean():
+    """Each game's seeds name every way its games end, and the meaning of the number beside
+    each name, in English and French."""
+    for spec in GAMES_UNDER_TEST:
+        outcome = spec.seed["outcome"]
+        assert outcome["reasons"], spec.id
+        for text in (outcome["score"], *outcome["reasons"].values()):
+            assert text["en"] and text["fr"], spec.id
+        assert "{score}" in outcome["score"]["en"] and "{score}" in outcome["score"]["fr"]

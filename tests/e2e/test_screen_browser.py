@@ -36,7 +36,9 @@ MEASURE = """() => {
              || document.documentElement.scrollWidth > innerWidth,
     boardOut: out(board), picturesOut: pictures.filter(out).length, clipped: clipped.length,
     boardHeight: box(board).height,
-    scoreboardOut: out(document.querySelector('#board .holders, #board table')),
+    scoreboardOut: out(document.querySelector('#board .holders, #board table'))
+                   || box(document.querySelector('#board .holders, #board table')).right
+                      > box(board).right + 1,
     newestOut: out(newest), newest: newest && newest.innerText,
     turnFont: turn ? parseFloat(getComputedStyle(turn).fontSize) : 0,
     qr: qr ? box(qr).width : 0,

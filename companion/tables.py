@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from companion.games.base import Game, IllegalMove, Move, Outcome, State
+from companion.games.base import Game, IllegalMove, Move, Outcome, State, same_value
 from companion.store import LogRow, MatchRow, Store, TableRow, now
 
 #: Letters that can't be misread for one another when read off a screen across a room.
@@ -355,22 +355,18 @@ class Tables:
         self._changed(table)
         return entry.seq, False
 
-    def explain(self, table: Table, seat: int, move: Any) -> TableError | None:
-        """Why ``move`` would be refused now, without changing anything (None: it wouldn't)."""
-        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-            return TableError("table.bad-move")
+    def explain(self, table: Table, seat: int, chosen: dict[str, Any]) -> TableError | None:
+        """Why no move of ``seat`` has the values ``chosen`` (a dimmed card or a greyed
+        square the player tapped), without changing anything; None when one has."""
         with table.lock:
-            if table.status != "playing":
+            if table.status != "playing" or table.state is None:
                 return TableError("table.not-playing")
-            state = table.state
-            assert state is not None
-            if not table.game.legal_moves(state, seat):
-                return TableError("table.not-your-turn")
-            try:
-                table.game.apply(state, seat, copy.deepcopy(move))
-            except IllegalMove as refusal:
-                return TableError(refusal.rule, **refusal.params)
-        return None
+            if any(all(key in move and same_value(move[key], value)
+                       for key, value in chosen.items())
+                   for move in table.moves_for(seat)):
+                return None
+            refusal = table.game.why_not(table.state, seat, chosen)
+        return TableError(refusal.rule, **refusal.params)
 
     def undo(self, table: Table, seat: int | None, by_host: bool) -> int:
         """Take back the last effective move: the mover's own (if it revealed nothing and

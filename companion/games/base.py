@@ -8,9 +8,10 @@ built by hand in a test. Randomness comes only from the generator kept inside th
 
 from __future__ import annotations
 
+import json
 import random
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -176,12 +177,37 @@ class Game(Protocol):
         """Whether the mover may take this move back: not if it revealed hidden information."""
         ...
 
+    def why_not(self, state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
+        """Why no legal move of ``seat`` has the values ``chosen`` (a dimmed card, a greyed
+        square tapped on the phone, with the values picked before it): the rule as players
+        know it, a clause marked ``refusal = true``, never a complaint about a move's shape."""
+        ...
+
     def redact_move(self, state: State, seat: int, move: Move,
                     viewer: int | None) -> Move | None:
         """The move as ``viewer`` may see it in the log (``viewer`` None: the table screen);
         None when ``viewer`` may not even learn that it was made (a secret choice changed
         before the reveal): the log, the pages and the pushes of that viewer skip it."""
         ...
+
+
+def first_refusal(check: Callable[[Move], object], attempts: Iterable[Move],
+                  otherwise: IllegalMove) -> IllegalMove:
+    """The refusal of the first of ``attempts`` that ``check`` refuses: a game lists the
+    moves a tap most likely meant first, so the player hears the rule that stops those."""
+    for move in attempts:
+        try:
+            check(move)
+        except IllegalMove as refusal:
+            return refusal
+    return otherwise
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Equal as JSON values: a list of cards in any order, and never 1 for True."""
+    if isinstance(a, list) and isinstance(b, list):
+        return sorted(map(json.dumps, a)) == sorted(map(json.dumps, b))
+    return a == b and type(a) is type(b)
 
 
 def is_int(value: Any) -> TypeGuard[int]:

@@ -126,17 +126,23 @@ def move(code: str) -> Response:
 
 
 @bp.get("/t/<code>/explain")
-def explain(code: str) -> Response:
-    """Why a card the phone shows dimmed can't be played now: the rule it would break."""
-    found = seated_json(code, request.args.get("move"))
-    if isinstance(found, Response):
-        return found
-    table, seat, attempted = found
-    error = tables().explain(table, seat, attempted)
-    if error is None:
-        return live_response(table, seat)
+def explain(code: str) -> Response | str:
+    """Why a card, a stack or a square the phone shows dimmed can't be chosen now: the rule
+    it would break, in a sheet at the bottom of the screen, where the finger is."""
+    table = table_or_404(code)
+    seat = seat_or_none(table)
+    if seat is None:
+        return refusal_response("table.bad-token")
+    try:
+        chosen = parse_chosen(request.args.get("pick"))
+    except ValueError:
+        return refusal_response("table.bad-request", detail="pick")
+    error = tables().explain(table, seat, chosen)
+    if error is None:  # the table moved on and it may be chosen now: ask on from there
+        return pick(code)
     notice = refusal_body(error.rule, table.row.game, **error.params)
-    return make_response(render_template("partials/notice.html", notice=notice, oob=True))
+    return make_response(render_template("partials/notice.html", notice=notice, oob=True,
+                                         game_id=table.row.game, code=table.code))
 
 
 @bp.post("/t/<code>/undo")

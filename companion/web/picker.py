@@ -9,10 +9,10 @@ until one move is left to confirm. Games set the order of the questions
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from companion.games.base import Move
+from companion.games.base import Move, same_value
 
 MAX_PICK_LENGTH = 2000
 
@@ -29,12 +29,9 @@ class Pick:
     sizes: list[int]
     move: Move | None
     remaining: int
-
-
-def _same(a: Any, b: Any) -> bool:
-    if isinstance(a, list) and isinstance(b, list):
-        return sorted(map(json.dumps, a)) == sorted(map(json.dumps, b))
-    return a == b and type(a) is type(b)
+    #: For each of ``values``: the one move it settles, or None when questions remain
+    #: (then the value's button asks on; else it makes that move: the answer confirms).
+    settles: list[Move | None] = field(default_factory=list)
 
 
 def _distinct(values: list[Any]) -> list[Any]:
@@ -50,7 +47,7 @@ def _distinct(values: list[Any]) -> list[Any]:
 
 def narrow(moves: list[Move], keys: tuple[str, ...], chosen: dict[str, Any]) -> Pick:
     """What to ask next, given the legal ``moves`` and the values ``chosen`` so far."""
-    left = [m for m in moves if all(k in m and _same(m[k], v) for k, v in chosen.items())]
+    left = [m for m in moves if all(k in m and same_value(m[k], v) for k, v in chosen.items())]
     if len(left) == 1:
         return Pick(chosen, None, [], False, [], left[0], 1)
     order = list(keys) + sorted({k for m in left for k in m if k not in keys})
@@ -70,8 +67,15 @@ def narrow(moves: list[Move], keys: tuple[str, ...], chosen: dict[str, Any]) -> 
             items = _distinct([item for v in values for item in v])
             sizes = sorted({len(v) for v in values})
             return Pick(chosen, key, sorted(items, key=json.dumps), True, sizes, None, len(left))
-        return Pick(chosen, key, values, False, [], None, len(left))
+        return Pick(chosen, key, values, False, [], None, len(left),
+                    [_settled(left, key, value) for value in values])
     return Pick(chosen, None, [], False, [], left[0] if len(left) == 1 else None, len(left))
+
+
+def _settled(left: list[Move], key: str, value: Any) -> Move | None:
+    """The one move of ``left`` whose ``key`` is ``value``, if only one has it."""
+    found = [m for m in left if key in m and same_value(m[key], value)]
+    return found[0] if len(found) == 1 else None
 
 
 def parse_chosen(raw: str | None) -> dict[str, Any]:

@@ -7,11 +7,11 @@ redacted log, so a template cannot leak what its viewer may not see.
 
 from __future__ import annotations
 
+import hashlib
 import json
-import uuid
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask, current_app, url_for
 
 from companion.i18n import current_lang
 from companion.network import lan_address
@@ -56,19 +56,39 @@ def pick_context(table: Table, seat: int, moves: list[dict[str, Any]],
         # a template never meets a value it cannot name.
         chosen = {}
         pick = narrow(moves, table.game.choice_keys, chosen)
-    confirm = None
-    if pick.move is not None:
-        confirm = {
-            "move_json": json.dumps(pick.move, separators=(",", ":")),
-            "client_move_id": uuid.uuid4().hex,
-        }
+    seq = table.seq_for(seat)
+
+    def offer(move: dict[str, Any]) -> dict[str, Any]:
+        """A form's move, with an id that is the same for the same move in the same position
+        (a page and a push agree, and a double tap applies once)."""
+        move_json = json.dumps(move, separators=(",", ":"))
+        digest = hashlib.sha256(f"{table.code}:{seat}:{seq}:{move_json}".encode()).hexdigest()
+        return {"move": move, "move_json": move_json, "client_move_id": digest[:32]}
+
+    confirm = offer(pick.move) if pick.move is not None else None
+    settles = {json.dumps(value, sort_keys=True): offer(move)
+               for value, move in zip(pick.values, pick.settles, strict=False) if move}
     return {
         "pick": pick,
+        "settling": lambda key, value: settles.get(json.dumps(value, sort_keys=True))
+        if key == pick.key else None,
         "chosen_json": json.dumps(chosen, separators=(",", ":")),
         "confirm": confirm,
         "next_pick": lambda key, value: json.dumps(dict(chosen, **{key: value}),
                                                    separators=(",", ":")),
     }
+
+
+def why_url(code: str, chosen: dict[str, Any]) -> Any:
+    """For a template: the address that explains why ``key`` can't be ``value`` (a dimmed
+    card, stack or square; or several values given by name), given what the player picked
+    before it."""
+    def url(key: str | None = None, value: Any = None, **values: Any) -> str:
+        if key is not None:
+            values[key] = value
+        picked = json.dumps(dict(chosen, **values), separators=(",", ":"))
+        return url_for("phone.explain", code=code, pick=picked)
+    return url
 
 
 def viewer_context(table: Table, seat: int | None, is_host: bool = False,
@@ -103,6 +123,9 @@ def viewer_context(table: Table, seat: int | None, is_host: bool = False,
         }
         if seat is not None and moves:
             context.update(pick_context(table, seat, moves, chosen or {}))
+        if seat is not None:
+            context["why_url"] = why_url(table.code, json.loads(
+                str(context.get("chosen_json", "{}"))))
     return context
 
 

@@ -25,6 +25,11 @@ STATUS_RULES = {
 }
 
 
+#: Scripts and style sheets: a policy, a referrer rule or a frame rule governs the document
+#: that loads them, not them, so they go without (a phone's first load is some 1 KB lighter).
+SUBRESOURCES = frozenset({"text/javascript", "application/javascript", "text/css"})
+
+
 def origin_allowed() -> bool:
     """A browser's cross-site request carries another Origin; scripts send none."""
     origin = request.headers.get("Origin")
@@ -57,10 +62,11 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def set_headers(response: Response) -> Response:
-        response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "same-origin"
-        response.headers["X-Frame-Options"] = "DENY"
+        if response.mimetype not in SUBRESOURCES:
+            response.headers.setdefault("Content-Security-Policy", CSP)
+            response.headers["Referrer-Policy"] = "same-origin"
+            response.headers["X-Frame-Options"] = "DENY"
         if response.mimetype == "text/html" or request.path.startswith("/api/"):
             response.headers.setdefault("Cache-Control", "no-store")
         return response

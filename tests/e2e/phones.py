@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from support.browser import PHONE
 
@@ -36,30 +37,55 @@ def no_horizontal_scroll(page: Page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
-def take_turn(page: Page) -> None:
-    """Tap through the picker on this phone: a playable card, then the first choice each
-    time, ticking as many cards as asked in a multiple choice, then Confirm."""
+def tap_through(page: Page, move: dict[str, Any] | None,
+                target: Callable[[str], Locator | None] = lambda key: None) -> int:
+    """Tap through the picker the way a player does and return the taps it took.
+
+    ``target(key)`` is what the player taps to answer the question ``key`` on the phone's own
+    partial (a card, a square); None: the picker's button for ``move``'s value, or with no
+    ``move`` the first answer (ticking as many cards as asked in a multiple choice). An answer
+    that leaves one move makes it; else the last tap is Confirm."""
     picker = page.locator("#picker")
-    playable = page.locator("#private .cardbtn.playable")
-    if playable.count():
-        playable.first.click()
-        expect(picker).to_have_attribute("data-step", "1")
+    taps = 0
     for _ in range(8):
-        confirm = picker.locator("button[data-confirm-move]")
+        confirm = picker.locator("form.confirm button[data-confirm-move]")
         if confirm.count():
             confirm.click()
-            return
-        step = int(picker.get_attribute("data-step"))
+            return taps + 1
+        key = picker.get_attribute("data-key")
+        step = picker.get_attribute("data-step")
         boxes = picker.locator("input[type=checkbox]")
-        if boxes.count():
+        if move is None and boxes.count():
             wanted = int(re.search(r"(\d+)", picker.locator("h2").inner_text()).group(1))
             for index in range(wanted):
                 boxes.nth(index).check()
             picker.locator("button[type=submit]").click()
+            taps += wanted + 1
         else:
-            picker.locator("button.option").first.click()
-        expect(picker).to_have_attribute("data-step", str(step + 1))
-    raise AssertionError("the picker never reached Confirm")
+            found = target(key)
+            if found is None:
+                options = picker.locator("button.option")
+                found = options.first if move is None else picker.locator(
+                    f"button.option[data-value='{move[key]}']")
+            settles = found.get_attribute("data-confirm-move") is not None
+            found.click()
+            taps += 1
+            if settles:
+                return taps
+        expect(picker).not_to_have_attribute("data-step", step)
+    raise AssertionError(f"the picker never made {move}")
+
+
+def take_turn(page: Page) -> int:
+    """Tap through the picker on this phone: a playable card, then the first answer each
+    time. Returns the taps it took."""
+    playable = page.locator("#private .cardbtn.playable")
+    taps = 0
+    if playable.count():
+        playable.first.click()
+        expect(page.locator("#picker")).to_have_attribute("data-step", "1")
+        taps = 1
+    return taps + tap_through(page, None)
 
 
 def seq_of(page: Page) -> int:

@@ -9,11 +9,11 @@ import re
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from companion.games.climbers import Climbers
 from support.browser import PHONE
-from tests.e2e.phones import no_horizontal_scroll, seq_of, start_table
+from tests.e2e.phones import no_horizontal_scroll, seq_of, start_table, tap_through
 from tests.web.test_climbers_api import choose as choose_to_climb
 
 pytestmark = pytest.mark.e2e
@@ -55,31 +55,22 @@ def choose(state: dict[str, Any], seat: int) -> dict[str, Any]:
     return {"type": "end"}
 
 
-def tap_move(page: Page, move: dict[str, Any]) -> None:
+def tap_move(page: Page, move: dict[str, Any]) -> int:
     """Tap through the picker as a player does: squares and blocks on the height map, the
     rest among the picker's buttons."""
-    picker = page.locator("#picker")
     private = page.locator("#private")
-    for _ in range(8):
-        confirm = picker.locator("button[data-confirm-move]")
-        if confirm.count():
-            confirm.click()
-            return
-        key = picker.get_attribute("data-key")
-        step = picker.get_attribute("data-step")
+
+    def target(key: str) -> Locator | None:
         if key == "to":
-            target = private.locator(f"[data-square='{move['to']}']")
-        elif key == "block":
-            target = private.locator(f"button[data-block='{move['block']}']").first
-        elif key == "x":
-            target = private.locator(f"button[data-square='{move['x']},{move['y']}']")
-        elif key == "long" and move["long"] is None:
-            target = private.locator("[data-long='none']")
-        else:
-            target = picker.locator(f"button.option[data-value='{move[key]}']")
-        target.click()
-        expect(picker).not_to_have_attribute("data-step", step)
-    raise AssertionError(f"the picker never reached Confirm for {move}")
+            return private.locator(f"[data-square='{move['to']}']")
+        if key == "block":
+            return private.locator(f"button[data-block='{move['block']}']").first
+        if key == "x":
+            return private.locator(f"button[data-square='{move['x']},{move['y']}']")
+        if key == "long" and move["long"] is None:
+            return private.locator("[data-long='none']")
+        return None
+    return tap_through(page, move, target)
 
 
 def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, live_server):

@@ -4,14 +4,15 @@ discard, and no card on any screen that its viewer may not see."""
 
 from __future__ import annotations
 
+import statistics
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from companion.games.heuchel_meuchel import HeuchelMeuchel, board
 from support.hm_strategy import choose
-from tests.e2e.phones import no_horizontal_scroll, seq_of, start_table
+from tests.e2e.phones import no_horizontal_scroll, seq_of, start_table, tap_through
 from tests.web.test_heuchel_meuchel_api import SEED, card_ids, own_cards, public_cards
 
 pytestmark = pytest.mark.e2e
@@ -25,29 +26,19 @@ def shown_cards(page: Page) -> set[int]:
         "els => els.map(e => e.dataset.card)")}
 
 
-def tap_move(page: Page, move: dict[str, Any]) -> None:
+def tap_move(page: Page, move: dict[str, Any]) -> int:
     """Tap through the picker the way a player does: cards, stacks and landing squares on
     the phone's own partial, every other question among the picker's buttons."""
-    picker = page.locator("#picker")
-    for _ in range(8):
-        confirm = picker.locator("button[data-confirm-move]")
-        if confirm.count():
-            confirm.click()
-            return
-        key = picker.get_attribute("data-key")
-        step = int(picker.get_attribute("data-step"))
+    def target(key: str) -> Locator | None:
         if key == "card":
-            target = page.locator(f"#private [data-place='{move['card']}'], "
-                                  f"#private [data-lift='{move['card']}']")
-        elif key == "row":
-            target = page.locator(f"#private .stackbtn.playable[data-row='{move['row']}']")
-        elif key == "to":
-            target = page.locator(f"#private .landing[data-row='{move['to']}']")
-        else:
-            target = picker.locator(f"button.option[data-value='{move[key]}']")
-        target.click()
-        expect(picker).to_have_attribute("data-step", str(step + 1))
-    raise AssertionError(f"the picker never reached Confirm for {move}")
+            return page.locator(f"#private [data-place='{move['card']}'].playable, "
+                                f"#private [data-lift='{move['card']}']")
+        if key == "row":
+            return page.locator(f"#private .stackbtn.playable[data-row='{move['row']}']")
+        if key == "to":
+            return page.locator(f"#private .landing[data-row='{move['to']}']")
+        return None
+    return tap_through(page, move, target)
 
 
 def seat_with_work(state: dict[str, Any]) -> int | None:
@@ -65,6 +56,7 @@ def test_three_phones_and_the_screen_play_a_whole_game(browser: Browser, live_se
     expect(screen.locator("#screen-head")).to_contain_text("places their cards")
 
     seconds = arrogance = 0
+    taps: dict[str, list[int]] = {}  # per kind of move, the taps each took
     reloaded = refused = False
     for _ in range(200):
         with table.lock:
@@ -85,9 +77,10 @@ def test_three_phones_and_the_screen_play_a_whole_game(browser: Browser, live_se
             if dimmed is not None and dimmed.count():
                 dimmed.first.click()
                 expect(phone.locator("#notice .rule-id")).to_contain_text("hm.")
+                phone.locator("#notice [data-dismiss]").click()
                 refused = True
         seq = seq_of(phone)
-        tap_move(phone, move)
+        taps.setdefault(move["type"], []).append(tap_move(phone, move))
         for other in phones:
             expect(other.locator(f"#status[data-seq='{seq + 1}']")).to_have_count(1)
         expect(screen.locator(f"#screen-head[data-seq='{seq + 1}']")).to_have_count(1)
@@ -118,6 +111,10 @@ def test_three_phones_and_the_screen_play_a_whole_game(browser: Browser, live_se
         raise AssertionError("the game did not end")
 
     assert seconds >= 1 and arrogance >= 1 and reloaded and refused
+    # moving a stack: the stack, then the square it lands on (and how many cards, for part
+    # of a stack)
+    assert statistics.median(taps["move"]) <= 2, taps["move"]
+    assert statistics.median(taps["place"]) == 1  # set-up: one tap a card
     expect(screen.locator("#outcome")).to_contain_text("Game over")
     expect(screen.locator(".panel-hm")).to_contain_text("Score")
     for phone in phones:

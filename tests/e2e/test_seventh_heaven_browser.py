@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import statistics
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -54,6 +55,7 @@ def test_four_phones_and_the_screen_play_a_whole_game(browser: Browser, live_ser
 
     hands = {seat: own_cards(phone) for seat, phone in enumerate(phones)}
     reloaded = refused_by_rule = False
+    card_moves: list[int] = []  # the taps each card played took
     for _ in range(400):
         if screen.locator("#outcome h2").count():
             break
@@ -65,8 +67,12 @@ def test_four_phones_and_the_screen_play_a_whole_game(browser: Browser, live_ser
         if not refused_by_rule and dimmed.count():
             dimmed.first.click()  # the phone says which rule of the game forbids it
             expect(mover.locator("#notice .rule-id")).to_contain_text("7h.")
+            mover.locator("#notice [data-dismiss]").click()
             refused_by_rule = True
-        take_turn(mover)
+        if mover.locator("#private .cardbtn.playable").count():
+            card_moves.append(take_turn(mover))
+        else:
+            take_turn(mover)
         for phone in phones:
             expect(phone.locator(f"#status[data-seq='{seq + 1}']")).to_have_count(1)
         # hidden information: no phone ever holds another phone's cards
@@ -85,6 +91,8 @@ def test_four_phones_and_the_screen_play_a_whole_game(browser: Browser, live_ser
     else:
         raise AssertionError("the game did not end")
     assert reloaded and refused_by_rule and hands
+    # a card with one use: the card, then Confirm; with two, the card, then the use
+    assert statistics.median(card_moves) <= 2, card_moves
     expect(screen.locator("#outcome")).to_contain_text("Game over")
     for phone in phones:
         expect(phone.locator("#status")).to_contain_text("Game over")

@@ -4,14 +4,15 @@ drags another climber down, with no card on any screen that its viewer may not s
 
 from __future__ import annotations
 
+import statistics
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from companion.games.skyrunner import SkyRunner
 from support.sr_strategy import choose
-from tests.e2e.phones import no_horizontal_scroll, seq_of, start_table
+from tests.e2e.phones import no_horizontal_scroll, seq_of, start_table, tap_through
 from tests.web.test_skyrunner_api import SEED
 
 pytestmark = pytest.mark.e2e
@@ -39,28 +40,18 @@ def own_cards(view: dict[str, Any]) -> set[int]:
     return mine | ({view["choice"]["id"]} if view["choice"] else set())
 
 
-def tap_move(page: Page, move: dict[str, Any]) -> None:
+def tap_move(page: Page, move: dict[str, Any]) -> int:
     """Tap through the picker as a player does: cards in the hand, places on the wall, the
     rest among the picker's buttons."""
-    picker = page.locator("#picker")
-    for _ in range(6):
-        confirm = picker.locator("button[data-confirm-move]")
-        if confirm.count():
-            confirm.click()
-            return
-        key = picker.get_attribute("data-key")
-        step = int(picker.get_attribute("data-step"))
+    def target(key: str) -> Locator | None:
         if key == "card":
-            target = page.locator(f"#private [data-choose='{move['card']}'], "
-                                  f"#private [data-enter='{move['card']}']")
-        elif key == "level":
-            target = page.locator(f"#private .reach[data-level='{move['level']}']"
-                                  f"[data-lane='{move['lane']}']")
-        else:
-            target = picker.locator(f"button.option[data-value='{move[key]}']")
-        target.click()
-        expect(picker).to_have_attribute("data-step", str(step + 1 if key != "level" else 2))
-    raise AssertionError(f"the picker never reached Confirm for {move}")
+            return page.locator(f"#private [data-choose='{move['card']}'], "
+                                f"#private [data-enter='{move['card']}']")
+        if key == "level":
+            return page.locator(f"#private .reach[data-level='{move['level']}']"
+                                f"[data-lane='{move['lane']}']")
+        return None
+    return tap_through(page, move, target)
 
 
 def seat_to_act(state: dict[str, Any]) -> int:
@@ -78,6 +69,7 @@ def test_three_phones_and_the_screen_climb_to_the_roof(browser: Browser, live_se
     expect(screen.locator("#screen-head")).to_contain_text("0 of 3 have chosen")
 
     seen: set[str] = set()
+    taps: dict[str, list[int]] = {}  # per kind of move, the taps each took
     for _ in range(400):
         with table.lock:
             state = table.state
@@ -86,7 +78,7 @@ def test_three_phones_and_the_screen_climb_to_the_roof(browser: Browser, live_se
         seat = seat_to_act(state)
         move = choose(G.view(state, seat), G.legal_moves(state, seat))
         seq = seq_of(phones[seat])
-        tap_move(phones[seat], move)
+        taps.setdefault(move["type"], []).append(tap_move(phones[seat], move))
         for phone in phones:
             expect(phone.locator(f"#status[data-seq='{seq + 1}']")).to_have_count(1)
         expect(screen.locator(f"#screen-head[data-seq='{seq + 1}']")).to_have_count(1)
@@ -115,6 +107,8 @@ def test_three_phones_and_the_screen_climb_to_the_roof(browser: Browser, live_se
     else:
         raise AssertionError("nobody reached the roof")
     assert seen == {"tie", "surprise", "sabotage", "knock-on"}
+    # choosing a card: the card, then Confirm; a climb: the place, then Confirm
+    assert statistics.median(taps["choose"]) <= 2 and statistics.median(taps["climb"]) <= 2
     expect(screen.locator("#outcome")).to_contain_text("Game over")
     for phone in phones:
         expect(phone.locator("#status")).to_contain_text("Game over")

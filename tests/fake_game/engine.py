@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from companion.games.base import (
     Outcome,
     State,
     copy_state,
+    first_refusal,
     is_int,
     is_seat,
     new_rng_state,
@@ -79,6 +81,11 @@ class HighCard:
             new["turn"], new["phase"] = None, "over"
             new["effects"].append({"rule": "hc.end"})
         return new
+
+    def why_not(self, state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
+        return first_refusal(lambda move: self.apply(state, seat, move),
+                             [{"type": "play", "card": chosen.get("card")}],
+                             IllegalMove("hc.turn.wait"))
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         view: dict[str, Any] = {

@@ -624,9 +624,9 @@ def test_turn_phase():
     state = build(up={(1, 5): [card(BISHOP, 4)], (2, 6): [card(LADY, 2)]})
     favour = G.apply(state, 0, mv(5, 6))
     assert favour["phase"] == "favour"
-    refused(favour, 0, mv(6, 7), "hm.turn.phase")
-    refused(favour, 0, {"type": "roll"}, "hm.turn.phase")
-    refused(favour, 0, {"type": "lose", "row": 6, "lost": card(BISHOP, 4)}, "hm.turn.phase")
+    refused(favour, 0, mv(6, 7), "hm.favour.first")
+    refused(favour, 0, {"type": "roll"}, "hm.favour.first")
+    refused(favour, 0, {"type": "lose", "row": 6, "lost": card(BISHOP, 4)}, "hm.favour.first")
     refused(state, 0, {"type": "roll"}, "hm.turn.phase")
     refused(state, 0, {"type": "lose", "row": 5, "lost": card(BISHOP, 4)}, "hm.turn.phase")
     refused(seated(), 0, mv(1, 2), "hm.turn.phase")
@@ -1479,6 +1479,9 @@ REFUSALS: dict[str, Any] = {
     "hm.turn.wait": lambda: (build(), 1, mv(1, 2)),
     "hm.move.malformed": lambda: (build(), 0, {"type": "fly"}),
     "hm.turn.phase": lambda: (seated(), 0, mv(1, 2)),
+    "hm.favour.first": lambda: (G.apply(build(up={(1, 5): [card(BISHOP, 4)],
+                                                  (2, 6): [card(LADY, 2)]}), 0, mv(5, 6)),
+                                0, mv(6, 7)),
     "hm.setup.over": lambda: (build(), 1, {"type": "lift", "card": card(FIRE, 1)}),
     "hm.turn.must-move": lambda: (build(), 0, {"type": "pass"}),
     "hm.die.roll-first": lambda: (build(die="real"), 0, mv(1, 2)),

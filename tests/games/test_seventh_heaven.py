@@ -265,7 +265,7 @@ def test_turn_phase():
     state = build(pieces={"red": 1}, hands={0: [num("red", 3)]})
     waiting = allowed(state, 0, {"type": "move", "card": num("red", 3), "piece": "red"})
     assert waiting["phase"] == "event-swap"
-    refused(waiting, 0, {"type": "move", "card": 60, "piece": "pink"}, "7h.turn.phase")
+    refused(waiting, 0, {"type": "move", "card": 60, "piece": "pink"}, "7h.event.first")
     allowed(waiting, 0, {"type": "event-swap", "take": "blue", "give": "red"})
 
 
@@ -1026,6 +1026,10 @@ REFUSALS: dict[str, Any] = {
     "7h.swap.heaven-fixed": lambda: (build(2, pieces={"red": 20}, hands={0: [num("grey", 3)]}),
                                      0, {"type": "swap", "card": num("grey", 3), "give": "red"}),
     "7h.event.disco": lambda: (_disco(), 0, {"type": "decline"}),
+    "7h.event.first": lambda: (_disco(), 0, {"type": "move", "card": num("red", 3),
+                                             "piece": "red"}),
+    "7h.three-cards.first": lambda: (_discarding(), 0, {"type": "move", "card": 1,
+                                                        "piece": CARDS[1]["colour"]}),
     "7h.mushroom.count": lambda: (build(hands={0: [special("mushroom")]}), 0,
                                   {"type": "play", "card": special("mushroom"), "count": 5}),
     "7h.three-cards.discard": lambda: (_discarding(), 0, {"type": "discard", "cards": [1, 2]}),
@@ -1089,3 +1093,58 @@ def test_every_effect_of_a_move_names_its_clause():
     assert {"rule": "7h.pepper"} in pepper["effects"]
     plain = _moved(build(hands={0: [num("red", 1)]}), 0, num("red", 1), "red")
     assert plain["effects"] == []
+
+
+# --- why a dimmed card can't be played ----------------------------------------------------
+
+
+def why(state: dict[str, Any], seat: int, chosen: dict[str, Any]) -> str:
+    assert not [move for move in G.legal_moves(state, seat)
+                if all(move.get(key) == value for key, value in chosen.items())]
+    return G.why_not(state, seat, chosen).rule
+
+
+def test_a_dimmed_special_card_on_the_first_turn_needs_a_forward_number():
+    for name in ("heart", "mushroom", "foot", "finger"):
+        state = build(first_card=True, hands={0: [special(name), num("red", 3)]})
+        assert why(state, 0, {"card": special(name)}) == "7h.first.forward-number"
+
+
+def test_a_dimmed_card_names_the_rule_of_its_likeliest_use():
+    state = build(pieces={"red": 1}, hands={0: [num("red", -2), num("blue", 3)]})
+    assert why(state, 0, {"card": num("red", -2)}) == "7h.move.backward-limit"
+    state = build(pieces={"red": 12}, hands={0: [arrow("red"), num("blue", 3)]})
+    assert why(state, 0, {"card": arrow("red")}) == "7h.arrow.nothing-ahead"
+    state = build(2, pieces={"red": 3, "blue": 20, "grey": 9},
+                  hands={0: [special("finger"), num("grey", 3)]},
+                  partners={0: ["blue"], 1: ["grey", "yellow"]})
+    assert why(state, 0, {"card": special("finger")}) == "7h.finger.own-piece"
+
+
+def test_a_card_tapped_out_of_turn_or_during_a_decision_names_what_comes_first():
+    state = build(hands={1: [num("red", 3)]})
+    assert why(state, 1, {"card": num("red", 3)}) == "7h.turn.wait"
+    disco = G.apply(build(pieces={"red": 1}, hands={0: [num("red", 3), num("blue", 2)]}), 0,
+                    {"type": "move", "card": num("red", 3), "piece": "red"})
+    refusal = G.why_not(disco, 0, {"card": num("blue", 2)})
+    assert (refusal.rule, refusal.params) == ("7h.event.first", {"space": 4})
+    refusal = G.why_not(_discarding(), 0, {"card": 1})
+    assert (refusal.rule, refusal.params) == ("7h.three-cards.first", {"count": 3})
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 6), steps=st.integers(0, 60))
+def test_every_card_no_legal_move_uses_has_a_rule_level_reason(seed, players, steps):
+    state = G.setup(players, {}, seed)
+    flagged = refusal_clauses(G.id) - {"7h.move.malformed"}
+    for _ in range(steps):
+        if state["phase"] == "over":
+            break
+        for seat in range(players):
+            moves = G.legal_moves(state, seat)
+            used = {move.get("card") for move in moves}
+            for held in set(state["hands"][str(seat)]) - used:
+                assert G.why_not(state, seat, {"card": held}).rule in flagged
+        seat = next(s for s in range(players) if G.legal_moves(state, s))
+        state = G.apply(state, seat, G.legal_moves(state, seat)[seed % len(
+            G.legal_moves(state, seat))])

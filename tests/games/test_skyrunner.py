@@ -513,7 +513,7 @@ def test_round_offer_real_deck():
     assert G.legal_moves(state, 1) == [{"type": "turn", "card": c} for c in sorted(state["deck"])]
     assert G.legal_moves(state, 0) == []
     refused(state, 0, {"type": "turn", "card": climb(5)}, "sr.turn.wait")
-    refused(state, 1, choose(bid(1, 3)), "sr.turn.phase")
+    refused(state, 1, choose(bid(1, 3)), "sr.deck.first")
     after = allowed(state, 1, {"type": "turn", "card": fall(3)})
     assert after["offer"] == fall(3) and after["phase"] == "choose"
     assert fall(3) not in after["deck"] and len(after["deck"]) == len(state["deck"]) - 1
@@ -558,7 +558,7 @@ def test_round_choose():
     assert state["played"] == {"0": lost(), "1": bid(1, 6), "2": surprise(2)}
     assert lost() not in hand(state, 0) and sabotage() in hand(state, 0)
     assert G.legal_moves(state, 1) == [] and pending(state) == (0, "target")
-    refused(state, 0, choose(sabotage()), "sr.turn.phase")
+    refused(state, 0, choose(sabotage()), "sr.target.first")
     refused(state, 1, choose(bid(1, 5)), "sr.turn.wait")
 
 
@@ -646,9 +646,10 @@ def test_turn_phase():
         refused(state, 0, move, "sr.turn.phase")
     state = play(state, {0: climb(3), 1: sabotage(), 2: bid(2, 2)})
     assert pending(state) == (0, "climb")
-    for move in (choose(bid(0, 1)), {"type": "keep"}, {"type": "fall", "lane": 1},
-                 {"type": "lost", "target": 1}, {"type": "turn", "card": climb(5)}):
+    for move in ({"type": "keep"}, {"type": "fall", "lane": 1}, {"type": "lost", "target": 1}):
         refused(state, 0, move, "sr.turn.phase")
+    for move in (choose(bid(0, 1)), {"type": "turn", "card": climb(5)}):
+        refused(state, 0, move, "sr.climb.first")
     state = allowed(state, 0, up(2, 1))
     assert pending(state) == (1, "target")
     refused(state, 1, {"type": "keep"}, "sr.turn.phase")  # played from hand: no keeping
@@ -1576,6 +1577,12 @@ REFUSALS: dict[str, Any] = {
     "sr.turn.wait": lambda: (G.setup(2, {"deck": "real", "first_seat": 1}, 3), 0,
                              {"type": "turn", "card": climb(5)}),
     "sr.turn.phase": lambda: (build(3), 0, {"type": "turn", "card": equipment(5)}),
+    "sr.deck.first": lambda: (G.setup(2, {"deck": "real", "first_seat": 1}, 3), 1,
+                              choose(bid(1, 3))),
+    "sr.climb.first": lambda: (_climbing(climb(2)), 0, choose(bid(0, 1))),
+    "sr.target.first": lambda: (_three_lanes_sabotage(), 1, choose(bid(1, 3))),
+    "sr.won.first": lambda: (STATES[3], 2, choose(bid(2, 3))),
+    "sr.fall.first": lambda: (STATES[4], 2, choose(bid(2, 3))),
     "sr.choose.not-in-hand": lambda: (build(3), 0, choose(bid(1, 3))),
     "sr.choose.same": lambda: (allowed(build(3), 0, choose(bid(0, 4))), 0, choose(bid(0, 4))),
     "sr.fall.bid-only": lambda: (build(3, offer=fall(2), hands={0: kit(0, climb(3))}), 0,
@@ -1605,3 +1612,17 @@ def test_each_refusal_clause_is_the_one_named(rule):
 def test_every_refusal_clause_has_its_example():
     assert set(REFUSALS) == refusal_clauses(GAME)
     assert engine_refusals(ENGINE) <= refusal_clauses(GAME)
+
+
+def test_a_card_tapped_while_a_decision_waits_names_that_decision():
+    for state, rule in zip(STATES[2:], ("sr.climb.first", "sr.won.first", "sr.fall.first"),
+                           strict=True):
+        seat = pending(state)[0]
+        for card in hand(state, seat):
+            assert G.why_not(state, seat, {"card": card}).rule == rule
+        other = (seat + 1) % state["players"]
+        assert G.why_not(state, other, {"card": hand(state, other)[0]}).rule == "sr.turn.wait"
+    holder = G.setup(2, {"deck": "real", "first_seat": 1}, 3)
+    assert G.why_not(holder, 1, {"card": hand(holder, 1)[0]}).rule == "sr.deck.first"
+    fall_offer = build(3, offer=fall(2), hands={0: kit(0, climb(3))})
+    assert G.why_not(fall_offer, 0, {"card": climb(3)}).rule == "sr.fall.bid-only"

@@ -28,7 +28,6 @@ from tests.web.hostile_kit import (
     card_ids,
     data_cards,
     inline_problems,
-    message,
 )
 
 BAD_ORIGINS = [EVIL, "null", "http://localhost:8080", "http://localhost.evil.example",
@@ -179,7 +178,7 @@ def test_phone_with_foreign_forged_or_missing_cookie(seated, other):
             phone.post(f"/t/{code}/move", data=form),
             phone.post(f"/t/{code}/undo"),
             phone.get(f"/t/{code}/pick", query_string={"pick": "{}"}),
-            phone.get(f"/t/{code}/explain", query_string={"move": json.dumps(move)}),
+            phone.get(f"/t/{code}/explain", query_string={"pick": json.dumps(move)}),
         ):
             assert_page_refusal(response, 403, "table.bad-token")
             assert 'id="private"' not in response.get_data(as_text=True), name
@@ -201,10 +200,9 @@ def test_phone_move_out_of_turn_and_from_another_origin(seated):
     assert_page_refusal(response, 403, "table.not-your-turn")
     assert 'id="notice"' in response.get_data(as_text=True)
     response = seated.phones[idle].get(f"/t/{code}/explain",
-                                       query_string={"move": json.dumps(move)})
+                                       query_string={"pick": json.dumps(move)})
     assert response.status_code == 200
-    assert message("table.not-your-turn") in response.get_data(as_text=True).replace(
-        "&#39;", "'")
+    assert re.search(r'data-rule="[a-z0-9]+\.turn\.wait"', response.get_data(as_text=True))
     for origin in BAD_ORIGINS:
         for path, data in ((f"/t/{code}/move", phone_form(seated, move)),
                            (f"/t/{code}/undo", {})):
@@ -344,7 +342,7 @@ def html_pages(app, seated: Seated) -> dict[str, object]:
             f"/t/{code}/pick", query_string={"pick": json.dumps({first_key: move[first_key]})},
             headers={"HX-Request": "true"}),
         "explain": seated.phones[(mover + 1) % 3].get(
-            f"/t/{code}/explain", query_string={"move": json.dumps(move)},
+            f"/t/{code}/explain", query_string={"pick": json.dumps(move)},
             headers={"HX-Request": "true"}),
         "move refused": seated.phones[(mover + 1) % 3].post(
             f"/t/{code}/move", data=phone_form(seated, move), headers={"HX-Request": "true"}),
@@ -388,6 +386,18 @@ def test_api_and_redirects_carry_the_headers_too(client):
                      client.get("/lang/fr?next=/")):
         assert response.headers["Content-Security-Policy"] == CSP
         assert response.headers["X-Frame-Options"] == "DENY"
+
+
+def test_scripts_and_style_sheets_carry_only_the_headers_that_govern_them(client):
+    page = client.get("/").get_data(as_text=True)
+    assets = re.findall(r'(?:src|href)="(/static/(?:js|css|vendor)/[^"]+)"', page)
+    assert len(assets) >= 3
+    for url in assets:
+        response = client.get(url.replace("&amp;", "&"))
+        assert response.headers["X-Content-Type-Options"] == "nosniff", url
+        assert "Content-Security-Policy" not in response.headers, url
+    svg = client.get("/static/img/favicon.svg")
+    assert svg.headers["Content-Security-Policy"] == CSP  # an SVG is a document
 
 
 def test_cookies_from_table_creation_and_joining_are_httponly_and_samesite(app):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 
@@ -98,3 +99,36 @@ def test_a_message_up_the_socket_gets_a_clear_notice(server):
     ws.send('{"move": "hack"}')
     assert "only listens" in receive_until(ws, 'id="notice"')
     ws.close()
+
+
+def seat_presence(message: str, seat: int) -> str | None:
+    """"here" or "away" for ``seat`` in a push of the seats, None if not in this push."""
+    found = re.search(rf'data-seat="{seat}".*?class="dot (here|away)"', message, re.S)
+    return found.group(1) if found else None
+
+
+def test_a_seat_open_in_two_tabs_is_here_until_both_are_closed(server):
+    app, address = server
+    table = ApiTable(app.test_client(), players=3).join_all()
+    table.start(first_seat=0)
+    hub = app.extensions["hub"]
+    cookie = f"seat_{table.code}={table.tokens[1]}"
+    tabs = [connect(address, table.code, cookie) for _ in range(2)]
+    for tab in tabs:
+        receive_until(tab, 'id="private"')
+    screen = connect(address, table.code)
+    assert seat_presence(receive_until(screen, 'id="seats"'), 1) == "here"
+
+    def presence_settles(expected: bool) -> None:
+        deadline = time.monotonic() + 5
+        while (1 in hub.connected_seats(table.code)) != expected:
+            assert time.monotonic() < deadline, f"seat 1 never {'here' if expected else 'away'}"
+            time.sleep(0.05)
+
+    tabs[0].close()
+    time.sleep(0.3)
+    presence_settles(True)  # the other tab is still open: the player is still at the table
+    tabs[1].close()
+    presence_settles(False)
+    assert seat_presence(receive_until(screen, 'class="dot away"'), 1) == "away"
+    screen.close()

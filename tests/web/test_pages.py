@@ -120,7 +120,7 @@ def test_a_dimmed_card_explains_its_rule(app, client):
     # seat 1 is not to play: any card explains that it is not their turn
     card = table.view_for(1)["hand"][0]["id"]
     response = phones[1].get(f"/t/{code}/explain",
-                             query_string={"move": json.dumps({"type": "play", "card": card})},
+                             query_string={"pick": json.dumps({"card": card})},
                              headers={"HX-Request": "true"})
     assert "It is not your turn" in response.get_data(as_text=True)
     assert table.seq == 0

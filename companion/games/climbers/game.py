@@ -16,9 +16,11 @@ Nothing is hidden in this game: every view shows the whole table.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import (
+    IllegalMove,
     Option,
     Outcome,
     clone,
@@ -105,6 +107,9 @@ class Climbers:
                 self._moves.clear()
             self._moves[key] = moves
         return [dict(move) for move in moves]
+
+    def why_not(self, state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
+        return rules.why_not(state, seat, chosen)
 
     def apply(self, state: State, seat: int, move: Move) -> State:
         done = rules.check(state, seat, move)

@@ -9,10 +9,11 @@ the same geometry, so the phone only ever offers what ``check`` accepts.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.games.base import IllegalMove, is_int, is_seat
+from companion.games.base import IllegalMove, first_refusal, is_int, is_seat
 from companion.games.climbers.data import ALL_COLOURS, BLOCKS, COLOURS, FOUNDATIONS
 from companion.games.climbers.geometry import (
     LADDER_BITS,
@@ -300,6 +301,30 @@ def check_walk(state: State, seat: int, move: Move) -> Walk:
 
 
 # --- the legal moves ---------------------------------------------------------------------------
+
+
+def _attempts(state: State, seat: int, chosen: Mapping[str, Any]) -> list[Move]:
+    """What a player tapping a greyed square or block most likely means: to walk there
+    with no ladder (the refusal names the nearest thing in the way), or to move that block
+    one place along."""
+    to, block_id = chosen.get("to"), chosen.get("block")
+    if isinstance(to, str) and (node := parse_node(to)) is not None \
+            and node in walker(state, seat).places():
+        return [{"type": "walk", "to": to, "ladders": ""}]
+    spot = state["blocks"].get(block_id) if isinstance(block_id, str) else None
+    if spot is not None:
+        kind = "build" if state["phase"] == "build" else "block"
+        return [{"type": kind, "block": block_id, "x": spot["x"] + spot["w"], "y": spot["y"],
+                 "top": spot["top"], "long": spot["long"]}]
+    return []
+
+
+def why_not(state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
+    """The rule that stops every move with the values ``chosen`` (see ``Game.why_not``)."""
+    waiting = state["phase"] == "over" or seat != state["turn"]
+    return first_refusal(lambda move: check(state, seat, move), _attempts(state, seat, chosen),
+                         IllegalMove("cl.turn.wait") if waiting
+                         else IllegalMove("cl.figure.reach"))
 
 
 def legal(state: State, seat: int) -> list[Move]:

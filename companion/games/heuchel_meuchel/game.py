@@ -11,9 +11,11 @@ State layout (plain JSON; see docs/games/heuchel-meuchel.md): ``players``, ``opt
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import (
+    IllegalMove,
     Option,
     Outcome,
     clone,
@@ -88,6 +90,9 @@ class HeuchelMeuchel:
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         return rules.legal(state, seat)
+
+    def why_not(self, state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
+        return rules.why_not(state, seat, chosen)
 
     def apply(self, state: State, seat: int, move: Move) -> State:
         rules.check(state, seat, move)

@@ -7,9 +7,10 @@ and never mutates the state. ``legal`` builds the candidates from the same quest
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from companion.games.base import IllegalMove, is_int, is_seat
+from companion.games.base import IllegalMove, first_refusal, is_int, is_seat, same_value
 from companion.games.heuchel_meuchel import board
 from companion.games.heuchel_meuchel.data import (
     CARD_COUNT,
@@ -100,6 +101,8 @@ def _wrong_phase(state: State, kind: str) -> IllegalMove:
     phase = state["phase"]
     if kind in SETUP_TYPES:
         return IllegalMove("hm.setup.over")
+    if phase == "favour":
+        return IllegalMove("hm.favour.first", row=state["moved"]["row"])
     if kind in ("pass", "done"):
         return IllegalMove("hm.turn.must-move")
     if kind == "move" and phase == "roll":
@@ -264,6 +267,39 @@ def _check_lose(state: State, seat: int, move: Move) -> None:
 
 CHECKS = {"move": _check_move, "take": _check_take, "again": _check_again,
           "done": _check_done, "roll": _check_roll, "lose": _check_lose}
+
+
+def _attempts(state: State, seat: int, chosen: Mapping[str, Any]) -> list[Move]:
+    """The moves a player tapping what ``chosen`` names most likely means, likeliest first:
+    a whole stack one square up, then higher; a card placed, or taken back."""
+    if is_int(chosen.get("row")) and is_int(board.column_of(state, seat)):
+        row = chosen["row"]
+        rows = len(state["board"][0])
+        stack = board.square(state, board.own_column(state, seat), row) \
+            if 1 <= row <= rows else None
+        count = len(stack["cards"]) if stack else 1
+        return [{"type": "move", "row": row, "count": count, "to": to}
+                for to in range(row + 1, rows + 1)] or [
+            {"type": "move", "row": row, "count": count, "to": rows}]
+    if is_int(chosen.get("card")):
+        return [{"type": "place", "card": chosen["card"]}, {"type": "lift", "card": chosen["card"]}]
+    if is_int(chosen.get("column")):
+        return [{"type": "column", "column": chosen["column"]}]
+    if is_int(chosen.get("from")):
+        return [{"type": "take", "from": chosen["from"], "count": count}
+                for count in range(1, len(state["board"][0]) + 1)]
+    return []
+
+
+def why_not(state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
+    """The rule that stops every move with the values ``chosen`` (see ``Game.why_not``)."""
+    wanted = [move for move in _attempts(state, seat, chosen)
+              if all(key in move and same_value(move[key], value)
+                     for key, value in chosen.items() if key != "type")]
+    waiting = state["phase"] not in ("setup", "over") and seat != state["turn"]
+    return first_refusal(lambda move: check(state, seat, move), wanted,
+                         IllegalMove("hm.turn.wait", seat=seat) if waiting
+                         else IllegalMove("hm.turn.phase"))
 
 
 def legal(state: State, seat: int) -> list[Move]:

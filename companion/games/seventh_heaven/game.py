@@ -10,9 +10,11 @@ State layout (all plain JSON; see docs/games/seventh-heaven.md):
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import (
+    IllegalMove,
     Option,
     Outcome,
     clone,
@@ -154,6 +156,9 @@ class SeventhHeaven:
             resolve.play_card(new, seat, move)
         new["effects"] = _effects(state["last"], new["last"], state["phase"] == "play")
         return new
+
+    def why_not(self, state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
+        return rules.why_not(state, seat, chosen)
 
     def can_undo(self, before: State, seat: int, move: Move, after: State) -> bool:
         """Not once a card was drawn: draws come off the pre-shuffled deck, not the rng."""

@@ -7,10 +7,11 @@ never disagree.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
-from companion.games.base import IllegalMove, is_int, is_seat
+from companion.games.base import IllegalMove, first_refusal, is_int, is_seat, same_value
 from companion.games.seventh_heaven import board
 from companion.games.seventh_heaven.data import (
     CARD_COUNT,
@@ -93,13 +94,23 @@ def check(state: State, seat: int, move: Any) -> None:
     if not is_seat(state, seat) or seat not in board.deciders(state):
         raise IllegalMove("7h.turn.wait", seat=seat)
     if move["type"] not in PHASE_TYPES[state["phase"]]:
-        raise IllegalMove("7h.turn.phase", type=move["type"], phase=state["phase"])
+        raise _decision_first(state, seat)
     if state["phase"] == "event-swap":
         _check_event(state, seat, move)
     elif state["phase"] == "discard":
         _check_discard(state, seat, move)
     else:
         _check_play(state, seat, move)
+
+
+def _decision_first(state: State, seat: int) -> IllegalMove:
+    """The decision this seat must make before anything else, named with its space."""
+    if state["phase"] == "event-swap":
+        return IllegalMove("7h.event.first", space=state["pending"]["space"])
+    if state["phase"] == "discard":
+        return IllegalMove("7h.three-cards.first",
+                           count=min(THREE, len(board.hand(state, seat))))
+    return IllegalMove("7h.turn.phase")
 
 
 def check_swap(state: State, seat: int, take: str, give: str) -> None:
@@ -227,6 +238,42 @@ def _candidates(state: State, seat: int):
             except IllegalMove:
                 continue
             yield move
+
+
+def _attempts(state: State, seat: int, card_id: Any) -> list[Move]:
+    """The moves a player tapping ``card_id`` most likely means, likeliest first: its own
+    colour's piece, then a partner-card swap, then playing it for nothing."""
+    if not is_int(card_id) or not 0 <= card_id < CARD_COUNT:
+        return []
+    card = CARDS[card_id]
+    mine = board.own(state, seat) or list(COLOURS)
+    if card["kind"] == "special":
+        options = _special_candidates(card_id, card["special"], mine)
+    else:
+        pieces = [card["colour"]] if card["colour"] != WHITE else (
+            board.racing(state) + [c for c in COLOURS if board.in_heaven(state, c)])
+        options = [{"type": "move", "card": card_id, "piece": piece} for piece in pieces]
+        options += [{"type": "swap", "card": card_id, "give": give} for give in mine]
+    return [*options, {"type": "pass", "card": card_id}]
+
+
+def why_not(state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
+    """The rule that stops every move with the values ``chosen`` (see ``Game.why_not``)."""
+    if "card" in chosen:
+        attempts = _attempts(state, seat, chosen["card"])
+    elif state["phase"] == "event-swap":
+        attempts = [{"type": "event-swap", "take": take, "give": give}
+                    for take in COLOURS for give in COLOURS] + [{"type": "decline"}]
+    else:
+        attempts = [move for card_id in sorted(set(board.hand(state, seat)))
+                    for move in _attempts(state, seat, card_id)]
+    wanted = [move for move in attempts
+              if all(key in move and same_value(move[key], value)
+                     for key, value in chosen.items())]
+    waiting = state["phase"] == "over" or seat not in board.deciders(state)
+    return first_refusal(lambda move: check(state, seat, move), wanted,
+                         IllegalMove("7h.turn.wait", seat=seat) if waiting
+                         else _decision_first(state, seat))
 
 
 def legal(state: State, seat: int) -> list[Move]:

@@ -14,9 +14,11 @@ was revealed, for everyone to read), ``auction``, ``surprise``, ``order``, ``ste
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import (
+    IllegalMove,
     Option,
     Outcome,
     clone,
@@ -120,6 +122,9 @@ class SkyRunner:
         if pending is None or pending["seat"] != seat:
             return []
         return rules.pending_moves(state)
+
+    def why_not(self, state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
+        return rules.why_not(state, seat, chosen)
 
     def apply(self, state: State, seat: int, move: Move) -> State:
         rules.check(state, seat, move)

@@ -6,9 +6,10 @@ mutates the state; ``legal`` builds the candidates from the same questions.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from companion.games.base import IllegalMove, is_int, is_seat
+from companion.games.base import IllegalMove, first_refusal, is_int, is_seat
 from companion.games.skyrunner import building
 from companion.games.skyrunner.data import CARD_COUNT, CARDS, SABOTAGE_DROP, kind
 
@@ -58,7 +59,7 @@ def check(state: State, seat: int, move: Any) -> None:
         if seat != state["holder"]:
             raise IllegalMove("sr.turn.wait")
         if kind_ != "turn":
-            raise IllegalMove("sr.turn.phase")
+            raise IllegalMove("sr.deck.first" if kind_ == "choose" else "sr.turn.phase")
         if move["card"] not in state["deck"]:
             raise IllegalMove("sr.deck.not-in-deck")
         return
@@ -86,6 +87,18 @@ def _check_choice(state: State, seat: int, card: int) -> None:
         raise IllegalMove("sr.equipment.with-climb")
     if kind(card) not in CHOOSABLE:
         raise IllegalMove("sr.choose.not-in-hand")
+
+
+def why_not(state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
+    """The rule that stops every move with the values ``chosen`` (see ``Game.why_not``):
+    a card of the hand tapped now names the decision the round waits for; a place on the
+    wall, what keeps the climber from it."""
+    card, level, lane = chosen.get("card"), chosen.get("level"), chosen.get("lane")
+    attempts = [{"type": "choose", "card": card}] if is_int(card) else []
+    if is_int(level) and is_int(lane):  # a place on the wall the climber can't reach
+        attempts = [{"type": "climb", "level": level, "lane": lane}]
+    return first_refusal(lambda move: check(state, seat, move), attempts,
+                         IllegalMove("sr.turn.wait"))
 
 
 def choices(state: State, seat: int) -> list[Move]:
@@ -131,6 +144,8 @@ def _pending_refusal(state: State, move: Move) -> IllegalMove:
     pending = state["pending"]
     expected = {"climb": {"climb"}, "fall": {"fall"}, "target": {"sabotage", "lost"},
                 "won": {"sabotage", "lost", "keep"}}[pending["kind"]]
+    if move["type"] in ("choose", "turn"):  # a card, while a decision waits: name it
+        return IllegalMove(f"sr.{pending['kind']}.first")
     if move["type"] not in expected:
         return IllegalMove("sr.turn.phase")
     if move["type"] == "climb":

@@ -60,6 +60,34 @@
     panMaps();
   }
 
+  // The bottom sheet that answers a refusal goes when the player has read it.
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-dismiss]");
+    const notice = button && button.closest(".notice");
+    if (!notice) return;
+    notice.classList.remove("refusal");
+    notice.replaceChildren();
+  });
+
+  // The Climbers' map: a greyed square or block, tapped, asks why it can't be chosen. One
+  // listener for the whole map keeps its hundreds of squares free of per-square addresses.
+  document.addEventListener("click", (event) => {
+    const cell = event.target.closest(".cl-map[data-why] td:not(.lit):not(.bare)");
+    if (!cell || !window.htmx) return;
+    const map = cell.closest(".cl-map");
+    let value;
+    if (map.dataset.ask === "block") {
+      const block = cell.querySelector("[data-block]");
+      if (!block) return;
+      value = block.dataset.block;
+    } else {
+      value = cell.id.slice("map-".length).replaceAll("m", "-").replace("_", ",");
+    }
+    const pick = Object.assign(JSON.parse(map.dataset.chosen || "{}"), {[map.dataset.ask]: value});
+    htmx.ajax("GET", `${map.dataset.why}?pick=${encodeURIComponent(JSON.stringify(pick))}`,
+              {source: cell, swap: "none"});
+  });
+
   document.addEventListener("DOMContentLoaded", refresh);
   document.addEventListener("htmx:after:swap", refresh);
   document.addEventListener("htmx:ws:after:message:incoming", refresh);

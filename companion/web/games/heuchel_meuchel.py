@@ -77,10 +77,6 @@ class HeuchelMeuchelHelpers:
     def square(self, view: dict[str, Any], column: int, row: int) -> dict[str, Any] | None:
         return view["board"][column - 1][row - 1]
 
-    def natural_move(self, stack: dict[str, Any]) -> dict[str, Any]:
-        """What a player tapping a stack that cannot move wants to know: why it can't."""
-        return {"type": "move", "row": stack["row"], "count": len(stack["cards"]),
-                "to": stack["row"] + 1}
 
     def victim(self, view: dict[str, Any], column: int) -> dict[str, Any] | None:
         return next((v for v in view.get("victims", []) if v["column"] == column), None)

@@ -53,6 +53,24 @@ class SeventhHeavenHelpers:
             return f"→{event['to']}"
         return "⇄!" if event.get("must") else "⇄"
 
+    def landing(self, move: dict[str, Any], view: dict[str, Any]) -> tuple[int, int] | None:
+        """Where a card moves its piece: (from, to), before any event space sends it on;
+        None for a move that is not a piece's."""
+        card = self.card(move.get("card"))
+        here = view["pieces"].get(move.get("piece"))
+        if move.get("type") != "move" or here is None:
+            return None
+        if card["kind"] == "number":
+            return here, min(here + card["value"], view["heaven"])
+        ahead = [space for colour, space in view["pieces"].items()
+                 if colour != move["piece"] and here < space < view["heaven"]]
+        return (here, min(ahead)) if ahead else None
+
+    def event_name(self, space: int) -> str:
+        """The printed name of an event space ("The Carnival")."""
+        names = EVENTS.get(space, {}).get("name", {})
+        return str(names.get(current_lang()) or names.get("en") or space)
+
     def pieces_at(self, view: dict[str, Any], space: int) -> list[str]:
         return [colour for colour in COLOURS if view["pieces"].get(colour) == space]
 
@@ -61,12 +79,6 @@ class SeventhHeavenHelpers:
         spaces = [view["pieces"][colour] for colour in colours if colour in view["pieces"]]
         return max(spaces) if spaces else "–"
 
-    def natural_move(self, card: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
-        """What a player tapping this card most likely wants: to learn why it can't."""
-        if card["kind"] == "special":
-            return {"type": "play", "card": card["id"]}
-        piece = card["colour"] if card["colour"] in COLOURS else COLOURS[0]
-        return {"type": "move", "card": card["id"], "piece": piece}
 
 
 SPEC = GameSpec(engine=SeventhHeaven(), helpers=SeventhHeavenHelpers())

@@ -1,0 +1,88 @@
+"""Every "no" is answered where the finger is: in Chromium at 360 × 740, a dimmed card tapped
+at the bottom of the hand, or a greyed square of The Climbers' map, opens a sheet inside the
+visible screen with the rule in the players' words and a link to it in the rules page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from support.browser import PHONE
+from tests.conftest import ApiTable
+
+pytestmark = pytest.mark.e2e
+
+
+def phone(browser, base: str, table: ApiTable, seat: int) -> Page:
+    context = browser.new_context(**PHONE)
+    context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[seat],
+                          "url": base}])
+    page = context.new_page()
+    page.goto(f"{base}/t/{table.code}/play")
+    return page
+
+
+def in_view(page: Page, selector: str) -> bool:
+    box = page.locator(selector).bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE[
+        "viewport"]["height"] and box["height"] > 20
+
+
+def answered(page: Page, text: str, rule: str, game: str) -> None:
+    notice = page.locator("#notice")
+    expect(notice).to_contain_text(text)
+    expect(notice).to_have_attribute("data-rule", rule)
+    assert in_view(page, "#notice"), "the answer is out of sight"
+    link = notice.locator("a")
+    assert link.get_attribute("href").endswith(f"/rules/{game}?table="
+                                               f"{page.url.split('/t/')[1][:4]}#{rule}")
+    notice.locator("[data-dismiss]").click()
+    expect(notice).to_be_empty()
+
+
+def test_a_dimmed_card_at_the_bottom_of_the_hand_is_answered_in_view(browser, live_server):
+    app, base = live_server["app"], live_server["base"]
+    table = ApiTable(app.test_client(), game="seventh-heaven", players=4, seed=8).join_all()
+    table.start(first_seat=0)
+    page = phone(browser, base, table, 0)
+    dimmed = page.locator("#private .cardbtn.dimmed")
+    assert dimmed.count() >= 1
+    dimmed.last.scroll_into_view_if_needed()
+    dimmed.last.click()
+    answered(page, "The very first card of the game must be a number",
+             "7h.first.forward-number", "seventh-heaven")
+    waiting = phone(browser, base, table, 2)
+    waiting.locator("#private .cardbtn").last.click()
+    answered(waiting, "not your turn", "7h.turn.wait", "seventh-heaven")
+
+
+def test_a_skyrunner_card_that_cannot_be_chosen_says_why(browser, live_server):
+    app, base = live_server["app"], live_server["base"]
+    table = ApiTable(app.test_client(), game="skyrunner", players=3, seed=4).join_all()
+    table.start(first_seat=0)
+    page = phone(browser, base, table, 1)
+    dimmed = page.locator("#private .cardbtn.dimmed")
+    assert dimmed.count() >= 1
+    dimmed.last.click()
+    expect(page.locator("#notice")).to_have_attribute("data-rule", re.compile(r"^sr\."))
+    assert in_view(page, "#notice")
+
+
+def test_a_greyed_square_of_the_climbers_map_says_why(browser, live_server):
+    app, base = live_server["app"], live_server["base"]
+    table = ApiTable(app.test_client(), game="climbers", players=3, seed=2).join_all()
+    table.start(first_seat=0)
+    while (found := table.seat_to_move()) and found[1][0]["type"] == "built":
+        table.post_move(found[0], found[1][0])
+    seat, moves = table.seat_to_move()
+    assert any(move["type"] == "walk" for move in moves)
+    page = phone(browser, base, table, seat)
+    page.locator("#picker button.option[data-value='walk']").click()
+    expect(page.locator(".cl-map[data-ask='to']")).to_have_count(1)
+    greyed = page.locator(".cl-map[data-ask='to'] td:not(.lit):not(.bare)")
+    assert greyed.count() >= 1
+    greyed.first.click()
+    expect(page.locator("#notice")).to_have_attribute("data-rule", re.compile(r"^cl\."))
+    assert in_view(page, "#notice")

@@ -1,0 +1,82 @@
+"""Every dimmed card, stack, square or block a phone shows says which rule stops it.
+
+Seeded playouts of every game: after each move, every seat's page is read for the things it
+shows dimmed (an ``hx-get`` to ``/explain``, or a greyed square of The Climbers' map, which
+companion.js asks about the same way), and each is asked. The answer is a notice naming a
+rule the game marks as a refusal, in the players' terms: never a shape error, never a 500,
+and the table unchanged."""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+
+import pytest
+
+from tests.rule_checks import refusal_clauses
+from tests.web.hostile_kit import GAMES, Seated, random_move, snapshot
+
+EXPLAIN = re.compile(r'hx-get="(/t/[A-Z0-9]+/explain\?pick=[^"]*)"')
+MAP = re.compile(r'<table class="cl-map[^"]*" data-ask="(\w+)" data-why="([^"]+)" '
+                 r'data-chosen="([^"]*)"(.*?)</table>', re.S)
+CELL = re.compile(r'<td id="map-([^"]+)" class="([^"]*)">(.*?)</td>', re.S)
+RULE = re.compile(r'id="notice"[^>]*data-rule="([^"]+)"')
+SEEDS = {"seventh-heaven": 5, "heuchel-meuchel": 6, "skyrunner": 7, "climbers": 8}
+MOVES = {"heuchel-meuchel": 70, "climbers": 24}
+#: Platform answers a dimmed thing may give: the game not running, or the seat waiting.
+PLATFORM = {"table.not-playing"}
+
+
+def explain_urls(page: str) -> list[str]:
+    """What the page's dimmed things ask when tapped."""
+    urls = [html.unescape(url) for url in EXPLAIN.findall(page)]
+    for ask, why, chosen, cells in MAP.findall(page):
+        for name, classes, inner in CELL.findall(cells):
+            if {"lit", "bare"} & set(classes.split()):
+                continue
+            if ask == "block":
+                block = re.search(r'data-block="([^"]+)"', inner)
+                if block is None:
+                    continue
+                value = block.group(1)
+            else:
+                value = name.replace("m", "-").replace("_", ",")
+            pick = dict(json.loads(html.unescape(chosen) or "{}"), **{ask: value})
+            urls.append(f"{html.unescape(why)}?pick={json.dumps(pick)}")
+    return urls
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if g in SEEDS])
+def test_every_dimmed_thing_on_a_phone_says_which_rule_stops_it(app, game):
+    seated = Seated(app, game, seed=SEEDS[game])
+    rng = random.Random(SEEDS[game])
+    allowed = (refusal_clauses(game) - {rule for rule in refusal_clauses(game)
+                                        if rule.endswith(".malformed")}) | PLATFORM
+    asked: dict[str, int] = {}
+    for _ in range(MOVES.get(game, 40)):
+        for seat, phone in enumerate(seated.phones):
+            page = phone.get(f"/t/{seated.code}/play").get_data(True)
+            urls = [(url, True) for url in explain_urls(page)]
+            if game == "climbers":  # its map asks once "walk" or "move a block" is tapped
+                with seated.table.lock:
+                    kinds = sorted({move["type"] for move in seated.table.moves_for(seat)})
+                urls += [(url, False) for kind in kinds for url in explain_urls(
+                    phone.get(f"/t/{seated.code}/pick",
+                              query_string={"pick": json.dumps({"type": kind})}).get_data(True))]
+            for url, from_page in rng.sample(urls, min(4, len(urls))):
+                before = snapshot(seated.table)
+                response = phone.get(url, headers={"HX-Request": "true"})
+                assert response.status_code == 200, url
+                found = RULE.search(response.get_data(True))
+                assert found, (url, from_page, response.get_data(True)[:300])
+                assert found.group(1) in allowed, (url, found.group(1))
+                assert snapshot(seated.table) == before
+                asked[found.group(1)] = asked.get(found.group(1), 0) + 1
+        move = random_move(seated.table, rng)
+        if move is None:
+            break
+        assert seated.api.post_move(*move, seq=seated.table.seq).status_code == 200
+    assert sum(asked.values()) >= 10, asked
+    assert len(asked) >= 2, asked

@@ -86,3 +86,20 @@ def test_a_greyed_square_of_the_climbers_map_says_why(browser, live_server):
     greyed.first.click()
     expect(page.locator("#notice")).to_have_attribute("data-rule", re.compile(r"^cl\."))
     assert in_view(page, "#notice")
+
+
+@pytest.mark.parametrize(("game", "players"), [("seventh-heaven", 4), ("skyrunner", 3)])
+def test_a_full_hand_and_the_move_it_asks_for_fit_the_screen(browser, live_server, game,
+                                                              players):
+    app, base = live_server["app"], live_server["base"]
+    table = ApiTable(app.test_client(), game=game, players=players, seed=5).join_all()
+    table.start(first_seat=0)
+    page = phone(browser, base, table, 0)
+    hand = page.locator("#private .cardbtn")
+    assert hand.count() >= 10
+    page.locator("#private .cardbtn.playable").last.click()
+    confirm = page.locator("#picker [data-confirm-move]").first
+    expect(confirm).to_be_visible()
+    assert page.evaluate("window.scrollY") == 0
+    box = confirm.bounding_box()
+    assert box["y"] + box["height"] <= PHONE["viewport"]["height"], box

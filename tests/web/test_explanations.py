@@ -43,7 +43,11 @@ def explain_urls(page: str) -> list[str]:
                 value = block.group(1)
             else:
                 value = name.replace("m", "-").replace("_", ",")
-            pick = dict(json.loads(html.unescape(chosen) or "{}"), **{ask: value})
+            pick = json.loads(html.unescape(chosen) or "{}")
+            if ask == "x":
+                pick["x"], pick["y"] = map(int, value.split(","))
+            else:
+                pick[ask] = value
             urls.append(f"{html.unescape(why)}?pick={json.dumps(pick)}")
     return urls
 
@@ -59,12 +63,18 @@ def test_every_dimmed_thing_on_a_phone_says_which_rule_stops_it(app, game):
         for seat, phone in enumerate(seated.phones):
             page = phone.get(f"/t/{seated.code}/play").get_data(True)
             urls = [(url, True) for url in explain_urls(page)]
-            if game == "climbers":  # its map asks once "walk" or "move a block" is tapped
-                with seated.table.lock:
-                    kinds = sorted({move["type"] for move in seated.table.moves_for(seat)})
-                urls += [(url, False) for kind in kinds for url in explain_urls(
+            if game == "climbers":  # its map asks once "walk", "move a block" or a block
+                with seated.table.lock:  # is tapped
+                    moves = seated.table.moves_for(seat)
+                picks = [{"type": kind} for kind in sorted({move["type"] for move in moves})]
+                blocks = [move for move in moves if "top" in move]
+                if blocks:
+                    move = rng.choice(blocks)
+                    picks.append({"type": move["type"], "block": move["block"]})
+                    picks.append({key: move[key] for key in ("type", "block", "top", "long")})
+                urls += [(url, False) for pick in picks for url in explain_urls(
                     phone.get(f"/t/{seated.code}/pick",
-                              query_string={"pick": json.dumps({"type": kind})}).get_data(True))]
+                              query_string={"pick": json.dumps(pick)}).get_data(True))]
             for url, from_page in rng.sample(urls, min(4, len(urls))):
                 before = snapshot(seated.table)
                 response = phone.get(url, headers={"HX-Request": "true"})

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 
 import pytest
 
+from support.hm_strategy import choose as choose_hm
 from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable
 
 
@@ -206,3 +208,50 @@ def test_every_game_says_why_it_ended_and_what_its_numbers_mean():
         for text in (outcome["score"], *outcome["reasons"].values()):
             assert text["en"] and text["fr"], spec.id
         assert "{score}" in outcome["score"]["en"] and "{score}" in outcome["score"]["fr"]
+
+
+@pytest.mark.parametrize(("game", "phase", "headline"), [
+    ("seventh-heaven", "event-swap", r"Space \d+, The "),
+    ("seventh-heaven", "discard", r"Three cards: discard \d"),
+    ("heuchel-meuchel", "favour", r"Your turn: favours"),
+])
+def reach_phase(app, game: str, phase: str) -> tuple[ApiTable, int] | None:
+    """A started table of ``game`` played at random until ``phase``, and the seat to act."""
+    for seed in range(1, 12):
+        table = ApiTable(app.test_client(), game=game, players=3, seed=seed).join_all()
+        table.start(first_seat=0)
+        live = app.extensions["tables"].get(table.code)
+        rng = random.Random(seed)
+        for _ in range(300):
+            # a seat with something to do besides taking back a set-up card
+            acting = [(seat, moves) for seat in range(3)
+                      if (moves := table.moves(seat)) and any(m["type"] != "lift" for m in moves)]
+            if not acting:
+                break
+            seat, moves = acting[0]
+            with live.lock:
+                if live.state["phase"] == phase:
+                    return table, seat
+            if game == "heuchel-meuchel":  # a player who seeks favours
+                move = choose_hm(table.view(seat)["view"], moves)
+            else:
+                move = rng.choice(moves)
+            table.post_move(seat, move)
+    return None
+
+
+@pytest.mark.parametrize(("game", "phase", "headline"), [
+    ("seventh-heaven", "event-swap", r"Space \d+, The "),
+    ("seventh-heaven", "discard", r"Three cards: discard \d"),
+    ("heuchel-meuchel", "favour", r"Your turn: favours"),
+])
+def test_a_decision_says_what_is_decided_and_why(app, game, phase, headline):
+    reached = reach_phase(app, game, phase)
+    assert reached is not None, f"{phase} never came"
+    table, seat = reached
+    phone = app.test_client()
+    phone.set_cookie(f"seat_{table.code}", table.tokens[seat])
+    page = phone.get(f"/t/{table.code}/play").get_data(as_text=True)
+    status = page.split('id="status"')[1].split("</section>")[0]
+    assert re.search(headline, status), status
+    assert 'class="why-now"' in status

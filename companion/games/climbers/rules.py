@@ -305,18 +305,22 @@ def check_walk(state: State, seat: int, move: Move) -> Walk:
 
 def _attempts(state: State, seat: int, chosen: Mapping[str, Any]) -> list[Move]:
     """What a player tapping a greyed square or block most likely means: to walk there
-    with no ladder (the refusal names the nearest thing in the way), or to move that block
-    one place along."""
+    with no ladder (the refusal names the nearest thing in the way), to move the block
+    picked to that square as it lies, or to move that block one place along."""
     to, block_id = chosen.get("to"), chosen.get("block")
     if isinstance(to, str) and (node := parse_node(to)) is not None \
             and node in walker(state, seat).places():
         return [{"type": "walk", "to": to, "ladders": ""}]
     spot = state["blocks"].get(block_id) if isinstance(block_id, str) else None
-    if spot is not None:
-        kind = "build" if state["phase"] == "build" else "block"
-        return [{"type": kind, "block": block_id, "x": spot["x"] + spot["w"], "y": spot["y"],
-                 "top": spot["top"], "long": spot["long"]}]
-    return []
+    if spot is None:
+        return []
+    kind = "build" if state["phase"] == "build" else "block"
+    x, y = chosen.get("x"), chosen.get("y")
+    if is_int(x) and is_int(y):  # a greyed square where the block would go
+        return [{"type": kind, "block": block_id, "x": x, "y": y,
+                 "top": chosen.get("top", spot["top"]), "long": chosen.get("long", spot["long"])}]
+    return [{"type": kind, "block": block_id, "x": spot["x"] + spot["w"], "y": spot["y"],
+             "top": spot["top"], "long": spot["long"]}]
 
 
 def why_not(state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:

@@ -83,7 +83,12 @@
     } else {
       value = cell.id.slice("map-".length).replaceAll("m", "-").replace("_", ",");
     }
-    const pick = Object.assign(JSON.parse(map.dataset.chosen || "{}"), {[map.dataset.ask]: value});
+    const pick = JSON.parse(map.dataset.chosen || "{}");
+    if (map.dataset.ask === "x") {  // where a block would go: the square's x and y
+      [pick.x, pick.y] = value.split(",").map(Number);
+    } else {
+      pick[map.dataset.ask] = value;
+    }
     htmx.ajax("GET", `${map.dataset.why}?pick=${encodeURIComponent(JSON.stringify(pick))}`,
               {source: cell, swap: "none"});
   });

@@ -32,7 +32,7 @@ def form(code: str) -> Response | str:
     if table.seat_of(seat_token(request, table.code)) is not None:
         return redirect(url_for("phone.play", code=table.code), code=303)
     return render_template("join.html", code=table.code, game_name=game_name(table.row.game),
-                           seats=seats_context(table), notice=None)
+                           game_id=table.row.game, seats=seats_context(table), notice=None)
 
 
 @bp.post("/j/<code>")
@@ -54,6 +54,6 @@ def take_seat(code: str) -> Response | tuple[str, int]:
         return response
     notice = refusal_body(error.rule, table.row.game, **error.params)
     page = render_template("join.html", code=table.code, game_name=game_name(table.row.game),
-                           seats=seats_context(table), notice=notice,
+                           game_id=table.row.game, seats=seats_context(table), notice=notice,
                            name=request.form.get("name", "")[:40])
     return page, status_of(error.rule)

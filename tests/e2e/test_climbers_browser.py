@@ -12,7 +12,9 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from companion.games.climbers import Climbers
+from companion.web.games.climbers_picture import PALETTE
 from support.browser import PHONE
+from tests.conftest import ApiTable
 from tests.e2e.phones import no_horizontal_scroll, seq_of, start_table, tap_through
 from tests.web.test_climbers_api import choose as choose_to_climb
 
@@ -206,3 +208,38 @@ def test_a_map_wider_than_the_phone_pans_to_the_lit_blocks(browser: Browser, liv
         context.close()
     assert any(centred > 30 for _, centred in panned), "nothing to pan to: not a test"
     assert all(abs(left - centred) <= 2 for left, centred in panned), panned
+
+
+def test_a_figure_on_its_own_colour_shows_and_seats_wear_the_figures_colours(browser,
+                                                                             live_server):
+    app, base = live_server["app"], live_server["base"]
+    table = ApiTable(app.test_client(), game="climbers", players=3, seed=2)
+    join = browser.new_context(**PHONE).new_page()
+    join.goto(f"{base}/j/{table.code}")
+    swatch = join.locator(".swatch[data-colour='1']").first
+    assert swatch.evaluate("e => getComputedStyle(e).backgroundColor") == rgb(PALETTE["dark-blue"])
+    table.join_all()
+    table.start(first_seat=0)
+    while (found := table.seat_to_move()) and found[1][0]["type"] == "built":
+        table.post_move(found[0], found[1][0])
+    seat, moves = table.seat_to_move()
+    walk = next(m for m in moves if m["type"] == "walk" and m["to"] != "table")
+    table.post_move(seat, walk)
+    join.context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[seat],
+                               "url": base}])
+    join.goto(f"{base}/t/{table.code}/play")
+    square = join.locator(f"#map-{walk['to'].replace(',', '_').replace('-', 'm')}")
+    figure = square.locator(".cl-fig")
+    expect(figure).to_have_text("ABC"[seat])
+    # Figures stand on their own colour: the marker's rings, white then black, set it apart.
+    assert square.evaluate("e => getComputedStyle(e).backgroundColor") == figure.evaluate(
+        "e => getComputedStyle(e).backgroundColor")
+    assert figure.evaluate("e => getComputedStyle(e).borderTopColor") == "rgb(255, 255, 255)"
+    assert "rgb(17, 17, 17)" in figure.evaluate("e => getComputedStyle(e).boxShadow")
+    box = figure.bounding_box()
+    assert box["width"] >= 18 and box["height"] >= 18
+
+
+def rgb(hex_colour: str) -> str:
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({r}, {g}, {b})"

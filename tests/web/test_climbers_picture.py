@@ -129,10 +129,31 @@ def test_a_blocking_stone_sits_on_its_block_in_its_owner_colour() -> None:
     view = a_view()
     block_id = view["cells"][0]["block"]
     view = a_view(blocked={"1": block_id}, stones={"0": "unused", "1": "used", "2": "unused"})
-    stones = [el for el in parse(tower_svg(view)).iter(f"{SVG}ellipse")
+    stones = [el for el in parse(tower_svg(view)).iter(f"{SVG}g")
               if el.get("class") == "cl-stone"]
     assert len(stones) == 1
-    assert stones[0].get("stroke") == PALETTE["dark-blue"]
+    ring, stone = stones[0].iter(f"{SVG}ellipse")
+    assert ring.get("fill") == PALETTE["dark-blue"]
+    # It stands out on any top: black in a white rim, crossed in white.
+    assert (stone.get("fill"), stone.get("stroke")) == ("#111", "#fff")
+    assert [p.get("stroke") for p in stones[0].iter(f"{SVG}path")] == ["#fff"]
+
+
+def test_a_figure_behind_blocks_is_drawn_through_them() -> None:
+    view = a_view()
+    highest = max(view["cells"], key=lambda cell: cell["height"])
+
+    def xrays(cell: dict[str, Any]) -> list[ET.Element]:
+        placed = a_view(figures={"0": f"{cell['x']},{cell['y']}", "1": None, "2": None})
+        return [g for g in parse(tower_svg(placed)).iter(f"{SVG}g")
+                if g.get("class") == "cl-xray"]
+
+    assert xrays(highest) == []  # on top of the tower, in plain sight
+    hidden = [found for cell in view["cells"] if (found := xrays(cell))]
+    assert hidden, "no square of the tower is hidden from the viewer"
+    outline = hidden[0][0]
+    assert outline.get("data-seat") == "0"
+    assert PALETTE["red"] in {g.get("stroke") for g in outline.iter(f"{SVG}g")}
 
 
 def test_faces_hidden_by_neighbours_are_skipped() -> None:

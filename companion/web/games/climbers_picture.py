@@ -199,6 +199,19 @@ def _parse_place(place: Any) -> tuple[int, int] | None:
         return None
 
 
+def _xray(sx: float, sy: float, colour: str, seat: int, element_id: str) -> str:
+    """A figure behind blocks, drawn through them: its outline, dashed in its colour over a
+    white halo, so every figure on the tower can be found."""
+    r = UNIT * 0.26
+    body_h = UNIT * 0.85
+    shape = (f'<path d="M{sx - r * 1.1:.1f},{sy:.1f}L{sx - r * 0.55:.1f},{sy - body_h:.1f}'
+             f'L{sx + r * 0.55:.1f},{sy - body_h:.1f}L{sx + r * 1.1:.1f},{sy:.1f}Z"></path>'
+             f'<circle cx="{sx:.1f}" cy="{sy - body_h - r * 0.6:.1f}" r="{r:.1f}"></circle>')
+    return (f'<g{element_id} class="cl-xray" data-seat="{seat}" fill="none">'
+            f'<g stroke="#fff" stroke-width="3">{shape}</g>'
+            f'<g stroke="{colour}" stroke-width="1.6" stroke-dasharray="2.5 1.5">{shape}</g></g>')
+
+
 def _figure(sx: float, sy: float, fill: str, seat: int, number: bool, element_id: str) -> str:
     """A peg standing at screen point (sx, sy): a base shadow, a body and a head."""
     r = UNIT * 0.26
@@ -227,11 +240,19 @@ LADDER = "#8d5a2b"
 
 
 def _stone(sx: float, sy: float, ring: str, seat: int, element_id: str) -> str:
-    r = 0.32
-    return (f'<ellipse{element_id} class="cl-stone" data-seat="{seat}" cx="{sx:.1f}" '
-            f'cy="{sy:.1f}" '
-            f'rx="{r * math.sqrt(2) * COS:.1f}" ry="{r * math.sqrt(2) * UNIT / 2:.1f}" '
-            f'fill="#2b2b2b" stroke="{ring}" stroke-opacity="1" stroke-width="2.2"></ellipse>')
+    """A blocking stone: black in a white ring and its owner's colour, crossed in white, so
+    it stands out on any colour of top."""
+    r = 0.45
+    rx, ry = r * math.sqrt(2) * COS, r * math.sqrt(2) * UNIT / 2
+    return (f'<g{element_id} class="cl-stone" data-seat="{seat}">'
+            f'<ellipse cx="{sx:.1f}" cy="{sy:.1f}" rx="{rx + 1.6:.1f}" ry="{ry + 1.6:.1f}" '
+            f'fill="{ring}" stroke="#111" stroke-opacity="1" stroke-width="0.8"></ellipse>'
+            f'<ellipse cx="{sx:.1f}" cy="{sy:.1f}" rx="{rx:.1f}" ry="{ry:.1f}" fill="#111" '
+            'stroke="#fff" stroke-opacity="1" stroke-width="1.4"></ellipse>'
+            f'<path d="M{sx - rx * 0.5:.1f},{sy - ry * 0.5:.1f}L{sx + rx * 0.5:.1f},'
+            f'{sy + ry * 0.5:.1f}M{sx + rx * 0.5:.1f},{sy - ry * 0.5:.1f}L{sx - rx * 0.5:.1f},'
+            f'{sy + ry * 0.5:.1f}" stroke="#fff" stroke-opacity="1" stroke-width="1.6"></path>'
+            '</g>')
 
 
 def _ladder(event: dict[str, Any], turn: int,
@@ -404,6 +425,7 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
         return owner.get((x, y, h - 1)) if h else None
 
     occupied: set[tuple[int, int]] = set()
+    standing: list[tuple[int, int, int, int]] = []  # seat, x, y, height of the figures up
     for seat_key, figure in sorted(figures.items()):
         seat = int(seat_key)
         square = _parse_place((figure or {}).get("place"))
@@ -412,6 +434,7 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
         x, y = _rotate_cell(square[0], square[1], turn)
         h = heights.get((x, y), int((figure or {}).get("height") or 0))
         occupied.add((x, y))
+        standing.append((seat, x, y, h))
         sx, sy = _project(x + 0.5, y + 0.5, h)
         items.append((x + y + h - 1, 2, _key("fig", seat),
                       _figure(sx, sy, _seat_colour(view, seat), seat, False,
@@ -433,6 +456,8 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
                     return True
         return False
 
+    # Stones go over the scene, under the labels: a stone half behind a block still shows.
+    stones: list[str] = []
     if upto is None:
         for seat_key, block_id in sorted((view.get("blocked") or {}).items()):
             squares = [(x, y) for (x, y) in heights if (b := top_block(x, y)) is not None
@@ -446,15 +471,14 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
             x, y = min(free, key=lambda s: (s[0] + s[1], s[0]))
             h = heights[(x, y)]
             sx, sy = _project(x + 0.5, y + 0.5, h)
-            items.append((x + y + h - 1, 1, _key("stone", seat_key),
-                          _stone(sx, sy, _seat_colour(view, int(seat_key)), int(seat_key),
-                                 named.attr("stone", seat_key, x, y, h))))
+            stones.append(_stone(sx, sy, _seat_colour(view, int(seat_key)), int(seat_key),
+                                 named.attr("stone", seat_key, x, y, h)))
 
     # Pieces at one depth never overlap: among them, a fixed order by name keeps the
     # pieces a move did not touch in the same order.
     items.sort(key=lambda item: item[:3])
 
-    overlay: list[str] = []
+    overlay: list[str] = list(stones)
     if labels:
         for box in sorted(boxes, key=lambda box: box.id):
             tops = [(x, y) for x in range(box.x0, box.x1) for y in range(box.y0, box.y1)
@@ -480,6 +504,11 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
                            f'stroke-width="{3.5 if big else 2.4}" paint-order="stroke" '
                            f'class="cl-label" data-block="{escape(box.id)}">'
                            f'{escape(box.id)}</text>')
+    for seat, x, y, h in standing:
+        if hidden_point(x + 0.5, y + 0.5, h) or hidden_point(x + 0.5, y + 0.5, h + 1):
+            sx, sy = _project(x + 0.5, y + 0.5, h)
+            overlay.append(_xray(sx, sy, _seat_colour(view, seat), seat,
+                                 named.attr("xray-fig", seat, x, y, h)))
     if upto is None:
         ladders = [event for event in view.get("effects") or [] if event.get("kind") == "ladder"]
         for number, event in enumerate(ladders):

@@ -148,6 +148,16 @@ class Table:
                 return entry.seq
         return self.log[0].seq - 1 if self.log else self.seq
 
+    def moment(self, seq: int) -> dict[str, Any]:
+        """The table as everyone saw it just before and just after move ``seq``, as public
+        views (``after`` is None for a move taken back): what a log line describing the
+        move as it was (a block's place then) is drawn from."""
+        with self.lock:
+            before = self.befores.get(seq)
+            after = next((step.after for step in self.steps if step.entry.seq == seq), None)
+            return {"before": None if before is None else self.game.view(before, None),
+                    "after": None if after is None else self.game.view(after, None)}
+
     def log_for(self, viewer: int | None) -> list[dict[str, Any]]:
         """The match's log as ``viewer`` may see it: moves redacted, undos shown, what the
         viewer may not learn left out."""

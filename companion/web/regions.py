@@ -87,6 +87,7 @@ def log_lines(table: Table, context: dict[str, Any]) -> list[Markup]:
                 with table.lock:
                     public = table.view_for(None)
             html = render_template("partials/log_entry.html", entry=entry,
+                                   moment=lambda seq=entry["seq"]: table.moment(seq),
                                    **dict(context, view=public))
             with lock:
                 cache[key] = html

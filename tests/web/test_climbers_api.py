@@ -192,7 +192,10 @@ def test_the_phone_lights_up_the_answers_on_the_height_map(app, client):
     x, y = sorted(offered)[0]
     confirm = pick(page, table, dict(chosen, x=x, y=y))
     assert "data-confirm-move" in confirm and "foot" in confirm, confirm[:3000]
-    assert f"Move {cube} to {x},{y}" in confirm
+    # The move in the players' words: the block as it looks, where it goes, no coordinates.
+    summary = re.search(r'<p class="summary">(.*?)</p>', confirm, re.S).group(1)
+    assert re.match(r"Move the .+-topped cube, .+ on top, on level \d+", summary), summary
+    assert f"{x},{y}" not in summary and cube not in summary
 
 
 def test_a_group_enters_its_own_tower_block_by_block(app, client):

@@ -17,6 +17,7 @@ from companion.games.climbers.data import BLOCKS, SEED
 from companion.games.climbers.geometry import footprint, parse_square, shape, square_name
 from companion.i18n import current_lang
 from companion.web.games.climbers_picture import tower_svg
+from companion.web.games.climbers_words import Words, placed_block
 from companion.web.games.spec import GameSpec
 
 
@@ -54,6 +55,21 @@ class ClimbersHelpers:
 
     def kind(self, kind: str | None) -> str:
         return self._name("kinds", kind)
+
+    @property
+    def words(self) -> Words:
+        """Blocks and squares in the players' words, in the reader's language."""
+        return Words(self.colour, self.kind)
+
+    def placed_block(self, view: dict[str, Any], block_id: Any) -> dict[str, Any] | None:
+        return placed_block(view, block_id)
+
+    def destination(self, view: dict[str, Any], move: dict[str, Any]) -> str:
+        """Where a block move puts its block, in words ("on level 9, next to …")."""
+        dims = self.shape(move.get("block"), move.get("top"), move.get("long"))
+        if dims is None:
+            return ""
+        return self.words.destination(view, move, (dims["w"], dims["d"], dims["h"]))
 
     def block_kind(self, block_id: Any) -> str | None:
         block = BLOCKS.get(block_id) if isinstance(block_id, str) else None

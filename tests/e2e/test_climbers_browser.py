@@ -6,6 +6,7 @@ stone, and the ranking at the end."""
 from __future__ import annotations
 
 import re
+import statistics
 from typing import Any
 
 import pytest
@@ -63,6 +64,12 @@ def tap_move(page: Page, move: dict[str, Any]) -> int:
     private = page.locator("#private")
 
     def target(key: str) -> Locator | None:
+        if key == "type" and move["type"] == "walk" and move["to"] != "table":
+            lit = private.locator(f"td.lit-reach [data-square='{move['to']}']")
+            return lit if lit.count() else None
+        if key == "type" and move["type"] == "block":
+            lit = private.locator(f"td.lit-block button[data-block='{move['block']}']").first
+            return lit if lit.count() else None
         if key == "to":
             return private.locator(f"[data-square='{move['to']}']")
         if key == "block":
@@ -107,6 +114,9 @@ def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, liv
     assert no_horizontal_scroll(phones[1])
 
     played: list[str] = []
+    turns: list[int] = []  # the taps each whole turn took
+    block_moves: list[int] = []  # the taps each block move took
+    taps_this_turn = 0
     for _ in range(60):
         with table.lock:
             state = table.state
@@ -115,7 +125,14 @@ def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, liv
         seat = state["turn"]
         move = choose(state, seat)
         seq = seq_of(phones[seat])
-        tap_move(phones[seat], move)
+        taps = tap_move(phones[seat], move)
+        taps_this_turn += taps
+        if move["type"] == "block":
+            block_moves.append(taps)
+        if move["type"] in ("end", "stone"):
+            turns.append(taps_this_turn)
+        if move["type"] in ("end", "stone", "built", "restart"):
+            taps_this_turn = 0
         for phone in phones:
             expect(phone.locator(f"#status[data-seq='{seq + 1}']")).to_have_count(1)
         expect(screen.locator(f"#screen-head[data-seq='{seq + 1}']")).to_have_count(1)
@@ -133,6 +150,9 @@ def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, liv
         raise AssertionError("the game did not end")
 
     assert {"built", "walk", "ladder", "block", "pass", "stone", "end"} <= set(played)
+    # A block move: the block, where it goes, and a way of lying only where several fit.
+    assert statistics.median(block_moves) <= 4 and max(block_moves) <= 5, block_moves
+    assert statistics.median(turns) <= 6, turns
     outcome = G.outcome(state)
     assert outcome is not None
     assert sorted(seat for group in outcome.ranking for seat in group) == [0, 1]

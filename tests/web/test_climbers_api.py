@@ -156,9 +156,11 @@ def pick(client, table: ApiTable, chosen: dict[str, Any]) -> str:
     return response.get_data(as_text=True)
 
 
-def lit(page: str) -> list[str]:
-    """The squares of the height map that answer the question asked (their data-square)."""
-    return re.findall(r'<td [^>]*class="[^"]*\blit\b[^"]*">\s*<button[^>]*data-square="([^"]+)"',
+def lit(page: str, kind: str = "") -> list[str]:
+    """The squares of the height map that answer the question asked (their data-square);
+    with ``kind``, only those lit for it ("reach": a walk, "block": a block to move)."""
+    mark = rf"\blit-{kind}\b" if kind else r"\blit\b"
+    return re.findall(rf'<td [^>]*class="[^"]*{mark}[^"]*">\s*<button[^>]*data-square="([^"]+)"',
                       page)
 
 
@@ -174,7 +176,11 @@ def test_the_phone_lights_up_the_answers_on_the_height_map(app, client):
     assert "Your turn: move your figure, a block, or pass" in page.get(
         f"/t/{table.code}/play").get_data(as_text=True)
     assert view["reach"] and "table" not in view["reach"]
-    assert sorted(lit(opening)) == sorted(view["reach"])
+    assert sorted(lit(opening, "reach")) == sorted(view["reach"])
+    # a block to move is tapped straight away too, where no walk lights its top
+    opening_blocks = set(re.findall(r'\blit-block\b[^"]*">\s*<button[^>]*data-block="([^"]+)"',
+                                    opening))
+    assert opening_blocks and opening_blocks <= set(view["movable"])
     walking = pick(page, table, {"type": "walk"})
     assert sorted(lit(walking)) == sorted(view["reach"])
     assert "Tap the square your figure walks to" in walking

@@ -50,7 +50,9 @@ class Climbers:
     id = GAME_ID
     min_players: int = SEED["min_players"]
     max_players: int = SEED["max_players"]
-    choice_keys: tuple[str, ...] = ("type", "to", "ladders", "block", "top", "long", "x", "y")
+    #: A block, then where it goes, then only if more than one way of lying fits there,
+    #: which colour on top and which way: the fewest taps for the common move.
+    choice_keys: tuple[str, ...] = ("type", "to", "ladders", "block", "x", "y", "top", "long")
 
     def options(self) -> list[Option]:
         return list(OPTIONS)

@@ -167,7 +167,7 @@ class ClimbersHelpers:
                 if place is not None:
                     reach[place] = ladders
             base = {"type": "walk"}
-        elif key == "type" and "block" in values:
+        if key == "type" and "block" in values:  # a block is tapped straight away too
             lit_blocks = {block: {"type": "block", "block": block}
                           for block in view.get("movable") or []}
         if key == "to":

@@ -263,3 +263,29 @@ def test_a_figure_on_its_own_colour_shows_and_seats_wear_the_figures_colours(bro
 def rgb(hex_colour: str) -> str:
     r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
     return f"rgb({r}, {g}, {b})"
+
+
+def test_the_picker_never_hides_the_block_being_moved(browser, live_server):
+    app, base = live_server["app"], live_server["base"]
+    table = ApiTable(app.test_client(), game="climbers", players=3, seed=2).join_all()
+    table.start(first_seat=0)
+    while (found := table.seat_to_move()) and found[1][0]["type"] == "built":
+        table.post_move(found[0], found[1][0])
+    seat, moves = table.seat_to_move()
+    context = browser.new_context(**PHONE)
+    context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[seat],
+                          "url": base}])
+    page = context.new_page()
+    page.goto(f"{base}/t/{table.code}/play")
+    lit = page.locator(".cl-map td.lit-block button")
+    assert lit.count() >= 1
+    # the movable block lowest on the map, where the picker would cover it
+    lowest = max(range(lit.count()), key=lambda i: lit.nth(i).bounding_box()["y"])
+    block = lit.nth(lowest).get_attribute("data-block")
+    lit.nth(lowest).click()
+    expect(page.locator("#picker")).to_have_attribute("data-key", "x")
+    page.wait_for_timeout(200)
+    picker_top = page.locator("#picker").bounding_box()["y"]
+    for cell in page.locator(f".cl-map td.chosen").all():
+        box = cell.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= picker_top + 1, (block, box)

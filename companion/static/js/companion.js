@@ -47,6 +47,18 @@
     }
   }
 
+  // The block being moved or placed stays in sight above the picker, which sticks to the
+  // bottom of the screen: the page scrolls just enough.
+  function keepPickInSight() {
+    const picker = document.getElementById("picker");
+    const cells = [...document.querySelectorAll(".cl-map td.foot, .cl-map td.chosen")];
+    if (!picker || !cells.length) return;
+    const bottom = Math.max(...cells.map((td) => td.getBoundingClientRect().bottom));
+    const top = Math.min(...cells.map((td) => td.getBoundingClientRect().top));
+    const limit = picker.getBoundingClientRect().top - 8;
+    if (bottom > limit) window.scrollBy(0, Math.min(bottom - limit, Math.max(top - 8, 0)));
+  }
+
   // A page told to go elsewhere (the host freed this phone's seat): to the join page.
   function follow() {
     const go = document.querySelector("[data-go-to]");
@@ -58,6 +70,7 @@
     turnChanged();
     keepAwake();
     panMaps();
+    keepPickInSight();
   }
 
   // The bottom sheet that answers a refusal goes when the player has read it.

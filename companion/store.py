@@ -32,6 +32,14 @@ CREATE TABLE IF NOT EXISTS seats (
     token_hash TEXT NOT NULL UNIQUE,
     PRIMARY KEY (code, seat)
 );
+-- Where each seat sits around the table, as where the table screen is from there:
+-- "ahead", "left", "behind" or "right" (a phone draws a map of the table from it).
+CREATE TABLE IF NOT EXISTS sitting (
+    code TEXT NOT NULL REFERENCES tables(code),
+    seat INTEGER NOT NULL,
+    screen TEXT NOT NULL,
+    PRIMARY KEY (code, seat)
+);
 CREATE TABLE IF NOT EXISTS matches (
     code TEXT NOT NULL REFERENCES tables(code),
     no INTEGER NOT NULL,
@@ -153,7 +161,16 @@ class Store:
         )])
 
     def free_seat(self, code: str, seat: int) -> None:
-        self._write([("DELETE FROM seats WHERE code = ? AND seat = ?", (code, seat))])
+        self._write([("DELETE FROM seats WHERE code = ? AND seat = ?", (code, seat)),
+                     ("DELETE FROM sitting WHERE code = ? AND seat = ?", (code, seat))])
+
+    def sitting(self, code: str) -> dict[int, str]:
+        """Seat number → where the table screen is from that seat."""
+        rows = self._read("SELECT seat, screen FROM sitting WHERE code = ?", (code,))
+        return {seat: screen for seat, screen in rows}
+
+    def sit(self, code: str, seat: int, screen: str) -> None:
+        self._write([("INSERT OR REPLACE INTO sitting VALUES (?, ?, ?)", (code, seat, screen))])
 
     # --- matches and the log -------------------------------------------------------
 

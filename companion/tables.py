@@ -52,6 +52,11 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+#: Where the table screen can be, seen from a seat: in front across the table, on the
+#: left, behind the player, on the right.
+SCREEN_SIDES = ("ahead", "left", "behind", "right")
+
+
 @dataclass
 class Step:
     """One effective move of the current match and the states around it."""
@@ -74,6 +79,9 @@ class Table:
     befores: dict[int, State] = field(default_factory=dict)
     #: What each logged move did beyond itself, each effect naming its clause (public).
     effects: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    #: Where the table screen is from each seat that said so ("ahead", "left", "behind",
+    #: "right"; see ``SCREEN_SIDES``): a phone draws the table as its player sees it.
+    sitting: dict[int, str] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     @property
@@ -216,7 +224,8 @@ class Tables:
         game = self.engines.get(row.game)
         if game is None:
             return None
-        table = Table(row, game, self.store.seats(code), self.store.matches(code))
+        table = Table(row, game, self.store.seats(code), self.store.matches(code),
+                      sitting=self.store.sitting(code))
         match = table.match
         if match is not None:
             self._begin(table, match)
@@ -288,12 +297,22 @@ class Tables:
         self._changed(table)
         return seat, token
 
+    def sit(self, table: Table, seat: int, screen: str) -> None:
+        """Record where the table screen is from ``seat`` (one of ``SCREEN_SIDES``)."""
+        if screen not in SCREEN_SIDES:
+            raise TableError("table.bad-request", detail="screen")
+        with table.lock:
+            self.store.sit(table.code, seat, screen)
+            table.sitting[seat] = screen
+        self._changed(table)
+
     def free_seat(self, table: Table, seat: int) -> None:
         with table.lock:
             if seat not in table.seats:
                 raise TableError("table.seat-free", seat=seat)
             self.store.free_seat(table.code, seat)
             del table.seats[seat]
+            table.sitting.pop(seat, None)
         if self.listener:
             self.listener.seat_freed(table.code, seat)
         self._changed(table)

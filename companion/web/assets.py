@@ -45,6 +45,10 @@ def init_app(app: Flask) -> None:
             filename = (request.view_args or {}).get("filename", "")
             if request.args.get("v") and request.args.get("v") == digest(filename):
                 response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+                # Never asked again: no validators, no download name (a phone's first load
+                # is the lighter for it).
+                for name in ("ETag", "Last-Modified", "Content-Disposition"):
+                    response.headers.pop(name, None)
             else:
                 response.headers["Cache-Control"] = "no-cache"
         return response

@@ -145,6 +145,21 @@ def explain(code: str) -> Response | str:
                                          game_id=table.row.game, code=table.code))
 
 
+@bp.post("/t/<code>/sitting")
+def sitting(code: str) -> Response:
+    """Where the table screen is from this phone's seat: its pictures of the table turn
+    to match what its player sees (The Climbers' map)."""
+    table = table_or_404(code)
+    seat = seat_or_none(table)
+    if seat is None:
+        return refusal_response("table.bad-token")
+    try:
+        tables().sit(table, seat, request.form.get("screen", ""))
+    except TableError as error:
+        return refusal_response(error.rule, **error.params)
+    return live_response(table, seat)
+
+
 @bp.post("/t/<code>/undo")
 def undo(code: str) -> Response:
     table = table_or_404(code)

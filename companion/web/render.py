@@ -15,7 +15,7 @@ from flask import Flask, current_app, url_for
 
 from companion.i18n import current_lang
 from companion.network import lan_address
-from companion.tables import Table
+from companion.tables import SCREEN_SIDES, Table
 from companion.web.clauses import clause_source, clause_text
 from companion.web.games.spec import registered, spec_of
 from companion.web.picker import Pick, narrow
@@ -120,6 +120,7 @@ def viewer_context(table: Table, seat: int | None, is_host: bool = False,
                                                      table.steps[-1].after)),
             "can_host_undo": bool(is_host and table.steps),
             "match_no": table.match.no if table.match else 0,
+            "sitting": table.sitting.get(seat, SCREEN_SIDES[0]) if seat is not None else None,
         }
         if seat is not None and moves:
             context.update(pick_context(table, seat, moves, chosen or {}))

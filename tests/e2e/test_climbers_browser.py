@@ -271,7 +271,7 @@ def test_the_picker_never_hides_the_block_being_moved(browser, live_server):
     table.start(first_seat=0)
     while (found := table.seat_to_move()) and found[1][0]["type"] == "built":
         table.post_move(found[0], found[1][0])
-    seat, moves = table.seat_to_move()
+    seat, _ = table.seat_to_move()
     context = browser.new_context(**PHONE)
     context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[seat],
                           "url": base}])
@@ -286,6 +286,30 @@ def test_the_picker_never_hides_the_block_being_moved(browser, live_server):
     expect(page.locator("#picker")).to_have_attribute("data-key", "x")
     page.wait_for_timeout(200)
     picker_top = page.locator("#picker").bounding_box()["y"]
-    for cell in page.locator(f".cl-map td.chosen").all():
+    for cell in page.locator(".cl-map td.chosen").all():
         box = cell.bounding_box()
         assert box["y"] >= 0 and box["y"] + box["height"] <= picker_top + 1, (block, box)
+
+
+def test_a_player_says_where_they_sit_and_their_map_turns(browser, live_server):
+    app, base = live_server["app"], live_server["base"]
+    table = ApiTable(app.test_client(), game="climbers", players=3, seed=2).join_all()
+    table.start(first_seat=0)
+    context = browser.new_context(**PHONE)
+    context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[1],
+                          "url": base}])
+    page = context.new_page()
+    page.goto(f"{base}/t/{table.code}/play")
+    first_row = page.locator(".cl-map tr").first.locator("td")
+    north = max(cell["y"] for cell in table.view(None)["view"]["cells"])
+    assert all(cell.endswith(f"_{north}".replace("-", "m"))
+               for cell in first_row.evaluate_all("tds => tds.map(td => td.id)"))
+    page.locator(".cl-sitting button[value=left]").click()
+    expect(page.locator(".cl-legend")).to_contain_text("off the left of the map")
+    left_column = page.locator(".cl-map tr td:first-child")
+    assert all(cell.endswith(f"_{north}".replace("-", "m"))
+               for cell in left_column.evaluate_all("tds => tds.map(td => td.id)"))
+    page.reload()  # said once: kept
+    expect(page.locator(".cl-sitting button[value=left]")).to_have_attribute(
+        "aria-pressed", "true")
+    assert no_horizontal_scroll(page)

@@ -70,10 +70,12 @@ def test_assets_carry_their_content_hash_and_are_cached_for_a_year(client):
         assert re.search(r"\?v=[0-9a-f]{12}$", url), url
         response = client.get(url)
         assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+        assert not {"ETag", "Last-Modified"} & set(response.headers.keys()), url
     # Without its current hash (an old page, a typed URL), an asset is revalidated.
     stale = client.get("/static/css/companion.css?v=000000000000")
     assert stale.headers["Cache-Control"] == "no-cache"
     assert client.get("/static/css/companion.css").headers["Cache-Control"] == "no-cache"
+    assert "ETag" in stale.headers  # and can be revalidated
 
 
 def test_an_asset_changed_on_disk_gets_a_new_url(app, tmp_path):

@@ -26,6 +26,18 @@ def _matches(move: dict[str, Any], chosen: dict[str, Any]) -> bool:
                for key, value in chosen.items())
 
 
+#: The phone's map as its player sits, by where the table screen is from them: a model
+#: square (x, y) is drawn in column a·x + b·y and row c·x + d·y, so the side of the tower
+#: facing the screen (north, +y) is at the top when the screen is ahead across the table.
+MAP_TURNS: dict[str, tuple[int, int, int, int]] = {
+    "ahead": (1, 0, 0, -1), "left": (0, -1, -1, 0),
+    "behind": (-1, 0, 0, 1), "right": (0, 1, 1, 0),
+}
+#: Where a block's corner nearest the origin (its anchor) lies on the map, as one sits.
+ANCHOR_CORNER = {"ahead": "near-left", "left": "near-right", "behind": "far-right",
+                 "right": "far-left"}
+
+
 class ClimbersHelpers:
     def pick_json(self, chosen: dict[str, Any]) -> str:
         """A pick for the picker's URL, its keys in the order they were chosen (the chips
@@ -60,6 +72,10 @@ class ClimbersHelpers:
     def words(self) -> Words:
         """Blocks and squares in the players' words, in the reader's language."""
         return Words(self.colour, self.kind)
+
+    def anchor_corner(self, sitting: str) -> str:
+        """Which corner of a block its anchor square takes, on the map as one sits."""
+        return ANCHOR_CORNER.get(sitting, ANCHOR_CORNER["ahead"])
 
     def placed_block(self, view: dict[str, Any], block_id: Any) -> dict[str, Any] | None:
         return placed_block(view, block_id)
@@ -141,10 +157,12 @@ class ClimbersHelpers:
                    for move in moves or [])
 
     def grid(self, view: dict[str, Any], pick: Any = None,
-             moves: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-        """The phone's height map: rows from north (largest y) down over the tower's
-        squares, each cell with its height, top colour, block, figure and what the
-        question asked now (``pick``) lights up on it."""
+             moves: list[dict[str, Any]] | None = None,
+             sitting: str = "ahead") -> dict[str, Any]:
+        """The phone's height map as its player sits (``sitting``: where the table screen is
+        from them, see ``MAP_TURNS``), each cell with its height, top colour, block, figure
+        and what the question asked now (``pick``) lights up on it."""
+        ta, tb, tc, td = MAP_TURNS.get(sitting, MAP_TURNS["ahead"])
         cells = {(c["x"], c["y"]): c for c in view.get("cells") or []}
         figures = {}
         for seat, fig in (view.get("figures") or {}).items():
@@ -197,12 +215,14 @@ class ClimbersHelpers:
         # stay big enough to tap).
         squares = set(cells) | set(figures) or {(0, 0)}
         squares |= set(anchors) | outlined
-        min_x, max_x = min(x for x, _ in squares), max(x for x, _ in squares)
-        min_y, max_y = min(y for _, y in squares), max(y for _, y in squares)
+        shown = [(ta * x + tb * y, tc * x + td * y) for x, y in squares]  # (column, row)
+        min_c, max_c = min(c for c, _ in shown), max(c for c, _ in shown)
+        min_r, max_r = min(r for _, r in shown), max(r for _, r in shown)
         rows = []
-        for y in range(max_y, min_y - 1, -1):
+        for r in range(min_r, max_r + 1):
             row = []
-            for x in range(min_x, max_x + 1):
+            for c in range(min_c, max_c + 1):
+                x, y = ta * c + tc * r, tb * c + td * r  # the matrices are their own inverse's
                 cell = cells.get((x, y))
                 block = cell["block"] if cell else None
                 entry: dict[str, Any] = {
@@ -228,8 +248,11 @@ class ClimbersHelpers:
                     entry["pick"] = dict(chosen, x=x, y=y)
                 row.append(entry)
             rows.append(row)
-        # The edges drawn thick: a block's outline, and the outline of the footprint chosen.
-        sides = (("n", (0, 1)), ("s", (0, -1)), ("e", (1, 0)), ("w", (-1, 0)))
+        # The edges drawn thick: a block's outline, and the outline of the footprint chosen;
+        # each named by the side of the map it is drawn on.
+        on_map = {(0, -1): "n", (0, 1): "s", (1, 0): "e", (-1, 0): "w"}
+        sides = [(on_map[(ta * dx + tb * dy, tc * dx + td * dy)], (dx, dy))
+                 for dx, dy in ((0, 1), (0, -1), (1, 0), (-1, 0))]
         for row in rows:
             for entry in row:
                 x, y, block = entry["x"], entry["y"], entry["block"]
@@ -246,7 +269,7 @@ class ClimbersHelpers:
             table_pick = dict(chosen, to="table")
         elif key == "type" and "table" in (view.get("reach") or {}) and "walk" in values:
             table_pick = {"type": "walk", "to": "table"}
-        return {"rows": rows, "columns": max_x - min_x + 1, "table": table_pick}
+        return {"rows": rows, "columns": max_c - min_c + 1, "table": table_pick}
 
     def unplaced_offered(self, view: dict[str, Any], pick: Any) -> list[str]:
         """Blocks on offer that are not in the tower yet (entering one's own tower)."""

@@ -298,6 +298,22 @@ def _ladder(event: dict[str, Any], turn: int,
 FRAME = 4
 
 
+def _side_label(text: str, turn: int, bounds: tuple[float, float, float, float],
+                element_id: str) -> tuple[str, tuple[float, float]]:
+    """``text`` beside the table, by the middle of its edge on the tower's north side (the
+    side facing the table screen), after ``turn`` quarter turns; and where it is."""
+    min_x, max_x, min_y, max_y = bounds
+    dx, dy, _ = _rotate_direction((0, 1, 0), turn)
+    mid_x, mid_y = (min_x + max_x) / 2, (min_y + max_y) / 2
+    x = {1: max_x + 1.2, -1: min_x - 1.2}.get(dx, mid_x)
+    y = {1: max_y + 1.2, -1: min_y - 1.2}.get(dy, mid_y)
+    sx, sy = _project(x, y, 0)
+    return (f'<text{element_id} x="{_n(sx)}" y="{_n(sy)}" text-anchor="middle" '
+            f'font-size="{_n(UNIT * 0.8)}" font-weight="700" font-family="sans-serif" '
+            f'fill="{HIGHLIGHT}" stroke="#fff" stroke-width="2.4" paint-order="stroke" '
+            f'class="cl-screen-side">▲ {escape(text)}</text>'), (sx, sy)
+
+
 def _round_down(value: int) -> int:
     return value - value % FRAME
 
@@ -328,7 +344,8 @@ class _Ids:
 
 def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
               labels: bool = False, upto: int | None = None,
-              title: str | None = None, ids: str = "") -> Markup:
+              title: str | None = None, ids: str = "",
+              screen_side: str | None = None) -> Markup:
     """The tower in ``view`` seen from above and two sides, turned ``turn`` quarter turns.
 
     ``highlight``: a block id outlined thickly (its hidden edges dashed over everything).
@@ -336,7 +353,9 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
     ``upto`` blocks of the build order, the last of them highlighted (a build step; no
     figures).
     ``title``: the accessible name (the caller translates it). ``ids``: a prefix, unique in
-    the page, for the ids of the picture's pieces (see ``_Ids``)."""
+    the page, for the ids of the picture's pieces (see ``_Ids``). ``screen_side``: written
+    on the table beside the tower's side that faces the table screen (north, +y), so the
+    group can turn the real tower to match."""
     turn = int(turn or 0) % 4
     named = _Ids(ids)
     placed = {str(block["id"]): block for block in view.get("blocks") or []}
@@ -524,6 +543,12 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
     # The view box: everything projected, with room for a head above the top.
     corners3 = [(min_x, min_y, 0), (max_x, min_y, 0), (max_x, max_y, 0), (min_x, max_y, 0)]
     screen = [_project(*p) for p in corners3]
+    if screen_side:
+        svg, (sx, sy) = _side_label(screen_side, turn, (min_x, max_x, min_y, max_y),
+                                    named.attr("screen-side"))
+        overlay.append(svg)
+        half = len(screen_side) * UNIT * 0.3
+        screen += [(sx - half, sy + UNIT), (sx + half, sy - UNIT)]
     for box in plane_boxes:
         for p in ((box.x0, box.y0, box.z1), (box.x1, box.y1, box.z1),
                   (box.x0, box.y1, box.z1), (box.x1, box.y0, box.z1)):

@@ -97,9 +97,15 @@ def test_a_full_hand_and_the_move_it_asks_for_fit_the_screen(browser, live_serve
     page = phone(browser, base, table, 0)
     hand = page.locator("#private .cardbtn")
     assert hand.count() >= 10
-    page.locator("#private .cardbtn.playable").last.click()
+    cards = page.locator("#private .cardbtn")
+    index = max(i for i in range(cards.count())
+                if "playable" in (cards.nth(i).get_attribute("class") or ""))
+    cards.nth(index).click()
     confirm = page.locator("#picker [data-confirm-move]").first
     expect(confirm).to_be_visible()
     assert page.evaluate("window.scrollY") == 0
     box = confirm.bounding_box()
     assert box["y"] + box["height"] <= PHONE["viewport"]["height"], box
+    # the card chosen is in sight too, not under the picker
+    chosen = cards.nth(index).bounding_box()
+    assert chosen["y"] + chosen["height"] <= page.locator("#picker").bounding_box()["y"] + 1

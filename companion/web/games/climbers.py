@@ -119,16 +119,6 @@ class ClimbersHelpers:
         except (ValueError, TypeError, IndexError):
             return "grey"
 
-    def height(self, view: dict[str, Any], square: Any) -> int:
-        """The height of a square of the tower ("x,y"); 0 for the table."""
-        found = parse_square(square)
-        if found is None:
-            return 0
-        for cell in view.get("cells") or []:
-            if (cell["x"], cell["y"]) == found:
-                return int(cell["height"])
-        return 0
-
     def on_table(self, view: dict[str, Any]) -> list[int]:
         """The seats whose figure stands on the table."""
         return sorted(int(seat) for seat, fig in (view.get("figures") or {}).items()

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from companion.games.base import Game, IllegalMove, Move, Outcome, State, same_value
+from companion.games.base import Game, IllegalMove, Move, Outcome, State, has_values
 from companion.store import LogRow, MatchRow, Store, TableRow, now
 
 #: Letters that can't be misread for one another when read off a screen across a room.
@@ -390,9 +390,7 @@ class Tables:
         with table.lock:
             if table.status != "playing" or table.state is None:
                 return TableError("table.not-playing")
-            if any(all(key in move and same_value(move[key], value)
-                       for key, value in chosen.items())
-                   for move in table.moves_for(seat)):
+            if any(has_values(move, chosen) for move in table.moves_for(seat)):
                 return None
             refusal = table.game.why_not(table.state, seat, chosen)
         return TableError(refusal.rule, **refusal.params)

@@ -210,6 +210,11 @@ def same_value(a: Any, b: Any) -> bool:
     return a == b and type(a) is type(b)
 
 
+def has_values(move: Mapping[str, Any], chosen: Mapping[str, Any]) -> bool:
+    """Whether ``move`` has every value ``chosen`` names, each the same as JSON."""
+    return all(key in move and same_value(move[key], value) for key, value in chosen.items())
+
+
 def is_int(value: Any) -> TypeGuard[int]:
     """A whole number, not a bool (JSON true is no seat, card or row)."""
     return isinstance(value, int) and not isinstance(value, bool)

@@ -56,10 +56,10 @@ def play(code: str) -> Response | str:
 @bp.get("/t/<code>/pick")
 def pick(code: str) -> Response | str:
     """The next question of the move picker, given the values chosen so far."""
-    table = table_or_404(code)
-    seat = seat_or_none(table)
-    if seat is None:
-        return refusal_response("table.bad-token")
+    found = seated(code)
+    if isinstance(found, Response):
+        return found
+    table, seat = found
     try:
         chosen = parse_chosen(request.args.get("pick"))
         key = request.args.get("key")
@@ -95,12 +95,21 @@ def live_response(table: Table, seat: int, notice: dict[str, str] | None = None,
     return response
 
 
-def seated_json(code: str, raw: str | None) -> tuple[Table, int, object] | Response:
-    """The table, this phone's seat and a JSON parameter, or the refusal to send back."""
+def seated(code: str) -> tuple[Table, int] | Response:
+    """The table and this phone's seat, or the refusal to send back."""
     table = table_or_404(code)
     seat = seat_or_none(table)
     if seat is None:
         return refusal_response("table.bad-token")
+    return table, seat
+
+
+def seated_json(code: str, raw: str | None) -> tuple[Table, int, object] | Response:
+    """The table, this phone's seat and a JSON parameter, or the refusal to send back."""
+    found = seated(code)
+    if isinstance(found, Response):
+        return found
+    table, seat = found
     try:
         return table, seat, json.loads(raw or "")
     except ValueError:
@@ -129,10 +138,10 @@ def move(code: str) -> Response:
 def explain(code: str) -> Response | str:
     """Why a card, a stack or a square the phone shows dimmed can't be chosen now: the rule
     it would break, in a sheet at the bottom of the screen, where the finger is."""
-    table = table_or_404(code)
-    seat = seat_or_none(table)
-    if seat is None:
-        return refusal_response("table.bad-token")
+    found = seated(code)
+    if isinstance(found, Response):
+        return found
+    table, seat = found
     try:
         chosen = parse_chosen(request.args.get("pick"))
     except ValueError:
@@ -149,10 +158,10 @@ def explain(code: str) -> Response | str:
 def sitting(code: str) -> Response:
     """Where the table screen is from this phone's seat: its pictures of the table turn
     to match what its player sees (The Climbers' map)."""
-    table = table_or_404(code)
-    seat = seat_or_none(table)
-    if seat is None:
-        return refusal_response("table.bad-token")
+    found = seated(code)
+    if isinstance(found, Response):
+        return found
+    table, seat = found
     try:
         tables().sit(table, seat, request.form.get("screen", ""))
     except TableError as error:
@@ -162,10 +171,10 @@ def sitting(code: str) -> Response:
 
 @bp.post("/t/<code>/undo")
 def undo(code: str) -> Response:
-    table = table_or_404(code)
-    seat = seat_or_none(table)
-    if seat is None:
-        return refusal_response("table.bad-token")
+    found = seated(code)
+    if isinstance(found, Response):
+        return found
+    table, seat = found
     try:
         tables().undo(table, seat, by_host=False)
     except TableError as error:

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.games.base import Move, same_value
+from companion.games.base import Move, has_values
 
 MAX_PICK_LENGTH = 2000
 
@@ -47,7 +47,7 @@ def _distinct(values: list[Any]) -> list[Any]:
 
 def narrow(moves: list[Move], keys: tuple[str, ...], chosen: dict[str, Any]) -> Pick:
     """What to ask next, given the legal ``moves`` and the values ``chosen`` so far."""
-    left = [m for m in moves if all(k in m and same_value(m[k], v) for k, v in chosen.items())]
+    left = [m for m in moves if has_values(m, chosen)]
     if len(left) == 1:
         return Pick(chosen, None, [], False, [], left[0], 1)
     order = list(keys) + sorted({k for m in left for k in m if k not in keys})
@@ -68,14 +68,19 @@ def narrow(moves: list[Move], keys: tuple[str, ...], chosen: dict[str, Any]) -> 
             sizes = sorted({len(v) for v in values})
             return Pick(chosen, key, sorted(items, key=json.dumps), True, sizes, None, len(left))
         return Pick(chosen, key, values, False, [], None, len(left),
-                    [_settled(left, key, value) for value in values])
+                    _settled(left, key, values))
     return Pick(chosen, None, [], False, [], left[0] if len(left) == 1 else None, len(left))
 
 
-def _settled(left: list[Move], key: str, value: Any) -> Move | None:
-    """The one move of ``left`` whose ``key`` is ``value``, if only one has it."""
-    found = [m for m in left if key in m and same_value(m[key], value)]
-    return found[0] if len(found) == 1 else None
+def _settled(left: list[Move], key: str, values: list[Any]) -> list[Move | None]:
+    """For each of ``values``: the one move of ``left`` with it as ``key``, if only one has
+    it (one pass over the moves, however many values)."""
+    having: dict[str, list[Move]] = {}
+    for move in left:
+        if key in move:
+            having.setdefault(json.dumps(move[key], sort_keys=True), []).append(move)
+    found = [having.get(json.dumps(value, sort_keys=True), []) for value in values]
+    return [moves[0] if len(moves) == 1 else None for moves in found]
 
 
 def parse_chosen(raw: str | None) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.base import IllegalMove, first_refusal, is_int, is_seat, same_value
+from companion.games.base import IllegalMove, first_refusal, has_values, is_int, is_seat
 from companion.games.heuchel_meuchel import board
 from companion.games.heuchel_meuchel.data import (
     CARD_COUNT,
@@ -293,9 +293,8 @@ def _attempts(state: State, seat: int, chosen: Mapping[str, Any]) -> list[Move]:
 
 def why_not(state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
     """The rule that stops every move with the values ``chosen`` (see ``Game.why_not``)."""
-    wanted = [move for move in _attempts(state, seat, chosen)
-              if all(key in move and same_value(move[key], value)
-                     for key, value in chosen.items() if key != "type")]
+    named = {key: value for key, value in chosen.items() if key != "type"}
+    wanted = [move for move in _attempts(state, seat, chosen) if has_values(move, named)]
     waiting = state["phase"] not in ("setup", "over") and seat != state["turn"]
     return first_refusal(lambda move: check(state, seat, move), wanted,
                          IllegalMove("hm.turn.wait", seat=seat) if waiting

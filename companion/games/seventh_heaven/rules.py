@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
-from companion.games.base import IllegalMove, first_refusal, is_int, is_seat, same_value
+from companion.games.base import IllegalMove, first_refusal, has_values, is_int, is_seat
 from companion.games.seventh_heaven import board
 from companion.games.seventh_heaven.data import (
     CARD_COUNT,
@@ -267,9 +267,7 @@ def why_not(state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
     else:
         attempts = [move for card_id in sorted(set(board.hand(state, seat)))
                     for move in _attempts(state, seat, card_id)]
-    wanted = [move for move in attempts
-              if all(key in move and same_value(move[key], value)
-                     for key, value in chosen.items())]
+    wanted = [move for move in attempts if has_values(move, chosen)]
     waiting = state["phase"] == "over" or seat not in board.deciders(state)
     return first_refusal(lambda move: check(state, seat, move), wanted,
                          IllegalMove("7h.turn.wait", seat=seat) if waiting

@@ -12,6 +12,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from companion.games.base import has_values
 from companion.games.climbers import Climbers
 from companion.games.climbers.data import BLOCKS, SEED
 from companion.games.climbers.geometry import footprint, parse_square, shape, square_name
@@ -19,12 +20,6 @@ from companion.i18n import current_lang
 from companion.web.games.climbers_picture import tower_svg
 from companion.web.games.climbers_words import Words, placed_block
 from companion.web.games.spec import GameSpec
-
-
-def _matches(move: dict[str, Any], chosen: dict[str, Any]) -> bool:
-    return all(key in move and move[key] == value and type(move[key]) is type(value)
-               for key, value in chosen.items())
-
 
 #: The phone's map as its player sits, by where the table screen is from them: a model
 #: square (x, y) is drawn in column a·x + b·y and row c·x + d·y, so the side of the tower
@@ -130,7 +125,7 @@ class ClimbersHelpers:
         up, each with its footprint's size (w, d)."""
         found: dict[tuple[int, int], tuple[int, int]] = {}
         for move in moves or []:
-            if "x" not in move or "y" not in move or not _matches(move, chosen):
+            if "x" not in move or "y" not in move or not has_values(move, chosen):
                 continue
             dims = shape(BLOCKS[move["block"]], move["top"], move["long"]) \
                 if move.get("block") in BLOCKS else None
@@ -143,7 +138,7 @@ class ClimbersHelpers:
         """Whether a placement with no ``long`` (a grey foundation standing) is on offer: the
         picker lists only the ways to lie, so the phone offers this one itself."""
         return any(move.get("type") in ("block", "build") and "long" in move
-                   and move["long"] is None and _matches(move, chosen)
+                   and move["long"] is None and has_values(move, chosen)
                    for move in moves or [])
 
     def grid(self, view: dict[str, Any], pick: Any = None,
@@ -212,7 +207,7 @@ class ClimbersHelpers:
         for r in range(min_r, max_r + 1):
             row = []
             for c in range(min_c, max_c + 1):
-                x, y = ta * c + tc * r, tb * c + td * r  # the matrices are their own inverse's
+                x, y = ta * c + tc * r, tb * c + td * r  # each turn's inverse is its transpose
                 cell = cells.get((x, y))
                 block = cell["block"] if cell else None
                 entry: dict[str, Any] = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.seventh_heaven import SeventhHeaven
+from companion.games.seventh_heaven import SeventhHeaven, board
 from companion.games.seventh_heaven.data import (
     CARDS,
     COLOURS,
@@ -62,9 +62,8 @@ class SeventhHeavenHelpers:
             return None
         if card["kind"] == "number":
             return here, min(here + card["value"], view["heaven"])
-        ahead = [space for colour, space in view["pieces"].items()
-                 if colour != move["piece"] and here < space < view["heaven"]]
-        return (here, min(ahead)) if ahead else None
+        ahead = board.next_ahead(view, move["piece"])  # a view has the pieces and Heaven
+        return None if ahead is None else (here, ahead)
 
     def event_name(self, space: int) -> str:
         """The printed name of an event space ("The Carnival")."""

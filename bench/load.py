@@ -315,6 +315,14 @@ class Results:
     missing: list[str] = field(default_factory=list)
 
 
+def chose_already(port: int, table: Table, sock: Socket) -> bool:
+    """Whether this seat's secret choice is made: players choose once and wait, and a
+    changed choice is pushed to nobody, so it would leave the others' sockets waiting."""
+    status, body = call(port, "GET", f"/api/tables/{table.code}/view", token=sock.token,
+                        source=table.source)
+    return status == 200 and body["view"].get("choice") is not None
+
+
 def play(table: Table, port: int, rng: random.Random, measure_from: float, deadline: float,
          halt: threading.Event, results: Results) -> None:
     """The table's movers, one move at a time, until the deadline."""
@@ -341,6 +349,9 @@ def play(table: Table, port: int, rng: random.Random, measure_from: float, deadl
             # Players set up without taking a card back (Heuchel & Meuchel's "lift").
             moves = [m for m in body.get("moves", []) if m["type"] != "lift"] \
                 if status == 200 else []
+            if moves and all(m["type"] == "choose" for m in moves) and chose_already(
+                    port, table, sock):
+                continue  # a SkyRunner player who has chosen waits for the reveal
             if moves:
                 choice = sock, rng.choice(moves)
                 break

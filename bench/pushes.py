@@ -60,13 +60,17 @@ def play(game_id: str, seed: int, moves: int) -> tuple[list[int], list[int],
             if table.outcome() is not None:
                 break
             movers = [(seat, table.moves_for(seat)) for seat in range(players)]
-            movers = [(seat, [m for m in ms if m.get("type") != "lift"])
+            # Players set up without taking a card back, and choose a secret card once (a
+            # changed choice is pushed to nobody: it is no ordinary move).
+            movers = [(seat, [m for m in ms if m.get("type") != "lift"
+                              and not (m.get("type") == "choose"
+                                       and (table.view_for(seat) or {}).get("choice"))])
                       for seat, ms in movers]
             movers = [(seat, ms) for seat, ms in movers if ms]
             if not movers:
                 break
             seat, legal = rng.choice(movers)
-            tables.submit(table, seat, rng.choice(legal), table.seq, f"bench-{number}")
+            tables.submit(table, seat, rng.choice(legal), table.seq_for(seat), f"bench-{number}")
             for conn in viewers:
                 total = 0
                 for part in render_for(table, conn):

@@ -56,13 +56,14 @@ def pick_context(table: Table, seat: int, moves: list[dict[str, Any]],
         # a template never meets a value it cannot name.
         chosen = {}
         pick = narrow(moves, table.game.choice_keys, chosen)
-    seq = table.seq_for(seat)
+    # A form's id names the move and this seat's own last entry: a page and a push draw the
+    # same form, a double tap applies once, the same move made again later is a new one,
+    # and the other players' moves leave this phone's forms (and so its pushes) alone.
+    own = next((entry.seq for entry in reversed(table.log) if entry.seat == seat), 0)
 
     def offer(move: dict[str, Any]) -> dict[str, Any]:
-        """A form's move, with an id that is the same for the same move in the same position
-        (a page and a push agree, and a double tap applies once)."""
         move_json = json.dumps(move, separators=(",", ":"))
-        digest = hashlib.sha256(f"{table.code}:{seat}:{seq}:{move_json}".encode()).hexdigest()
+        digest = hashlib.sha256(f"{table.code}:{seat}:{own}:{move_json}".encode()).hexdigest()
         return {"move": move, "move_json": move_json, "client_move_id": digest[:32]}
 
     confirm = offer(pick.move) if pick.move is not None else None
@@ -70,6 +71,7 @@ def pick_context(table: Table, seat: int, moves: list[dict[str, Any]],
                for value, move in zip(pick.values, pick.settles, strict=False) if move}
     return {
         "pick": pick,
+        "picked": chosen,
         "settling": lambda key, value: settles.get(json.dumps(value, sort_keys=True))
         if key == pick.key else None,
         "chosen_json": json.dumps(chosen, separators=(",", ":")),
@@ -98,7 +100,7 @@ def viewer_context(table: Table, seat: int | None, is_host: bool = False,
         view = table.view_for(seat)
         moves = table.moves_for(seat)
         last = table.steps[-1].entry if table.steps else None
-        context = {
+        context: dict[str, Any] = {
             "code": table.code,
             "game_id": table.row.game,
             "game_name": game_name(table.row.game),
@@ -125,8 +127,7 @@ def viewer_context(table: Table, seat: int | None, is_host: bool = False,
         if seat is not None and moves:
             context.update(pick_context(table, seat, moves, chosen or {}))
         if seat is not None:
-            context["why_url"] = why_url(table.code, json.loads(
-                str(context.get("chosen_json", "{}"))))
+            context["why_url"] = why_url(table.code, context.get("picked", {}))
     return context
 
 

@@ -284,3 +284,22 @@ def test_the_phones_share_one_board_drawn_from_the_public_view(app, game):
             break
         seat, moves = found
         table.post_move(seat, rng.choice(moves), seq=seq)
+
+
+def test_another_players_move_leaves_a_phones_one_tap_forms_alone(app):
+    """Heuchel & Meuchel's set-up: every player places cards at once, each card a one-tap
+    form. Another seat placing a card changes nothing in this phone's own region."""
+    table = ApiTable(app.test_client(), game="heuchel-meuchel", players=3, seed=4).join_all()
+    table.start(first_seat=0)
+    for seat in (0, 1):  # both choose a column: their cards become one-tap forms
+        table.post_move(seat, next(m for m in table.moves(seat) if m["type"] == "column"))
+    live = app.extensions["tables"].get(table.code)
+
+    def own_region() -> str:
+        with app.test_request_context():
+            return next(part.html for part in regions(live, 0) if part.id == "private")
+
+    before = own_region()
+    assert "data-confirm-move" in before
+    table.post_move(1, next(m for m in table.moves(1) if m["type"] == "place"))
+    assert own_region() == before

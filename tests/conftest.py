@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 from typing import Any
 
 import pytest
@@ -98,3 +99,11 @@ class ApiTable:
             if moves:
                 return seat, moves
         return None
+
+    def play_at_random(self, moves: int, rng: random.Random) -> None:
+        """Up to ``moves`` random legal moves, each by the first seat that may move."""
+        for _ in range(moves):
+            found = self.seat_to_move()
+            if found is None:
+                return
+            self.post_move(found[0], rng.choice(found[1]))

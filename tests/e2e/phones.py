@@ -33,6 +33,17 @@ def open_phone(browser: Browser, join_url: str, name: str, seat: int) -> Page:
     return page
 
 
+def seated_page(browser: Browser, base: str, table: Any, seat: int, lang: str = "en") -> Page:
+    """The play page, at 360 × 740, of a phone already seated at ``table`` (an ``ApiTable``:
+    its seat cookie is set), in ``lang``."""
+    context = browser.new_context(**PHONE)
+    context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[seat],
+                          "url": base}, {"name": "lang", "value": lang, "url": base}])
+    page = context.new_page()
+    page.goto(f"{base}/t/{table.code}/play")
+    return page
+
+
 def no_horizontal_scroll(page: Page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 

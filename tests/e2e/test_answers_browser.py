@@ -11,17 +11,10 @@ from playwright.sync_api import Page, expect
 
 from support.browser import PHONE
 from tests.conftest import ApiTable
+from tests.e2e.phones import seated_page
 
 pytestmark = pytest.mark.e2e
 
-
-def phone(browser, base: str, table: ApiTable, seat: int) -> Page:
-    context = browser.new_context(**PHONE)
-    context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[seat],
-                          "url": base}])
-    page = context.new_page()
-    page.goto(f"{base}/t/{table.code}/play")
-    return page
 
 
 def in_view(page: Page, selector: str) -> bool:
@@ -46,14 +39,14 @@ def test_a_dimmed_card_at_the_bottom_of_the_hand_is_answered_in_view(browser, li
     app, base = live_server["app"], live_server["base"]
     table = ApiTable(app.test_client(), game="seventh-heaven", players=4, seed=8).join_all()
     table.start(first_seat=0)
-    page = phone(browser, base, table, 0)
+    page = seated_page(browser, base, table, 0)
     dimmed = page.locator("#private .cardbtn.dimmed")
     assert dimmed.count() >= 1
     dimmed.last.scroll_into_view_if_needed()
     dimmed.last.click()
     answered(page, "The very first card of the game must be a number",
              "7h.first.forward-number", "seventh-heaven")
-    waiting = phone(browser, base, table, 2)
+    waiting = seated_page(browser, base, table, 2)
     waiting.locator("#private .cardbtn").last.click()
     answered(waiting, "not your turn", "7h.turn.wait", "seventh-heaven")
 
@@ -62,7 +55,7 @@ def test_a_skyrunner_card_that_cannot_be_chosen_says_why(browser, live_server):
     app, base = live_server["app"], live_server["base"]
     table = ApiTable(app.test_client(), game="skyrunner", players=3, seed=4).join_all()
     table.start(first_seat=0)
-    page = phone(browser, base, table, 1)
+    page = seated_page(browser, base, table, 1)
     dimmed = page.locator("#private .cardbtn.dimmed")
     assert dimmed.count() >= 1
     dimmed.last.click()
@@ -78,7 +71,7 @@ def test_a_greyed_square_of_the_climbers_map_says_why(browser, live_server):
         table.post_move(found[0], found[1][0])
     seat, moves = table.seat_to_move()
     assert any(move["type"] == "walk" for move in moves)
-    page = phone(browser, base, table, seat)
+    page = seated_page(browser, base, table, seat)
     page.locator("#picker button.option[data-value='walk']").click()
     expect(page.locator(".cl-map[data-ask='to']")).to_have_count(1)
     greyed = page.locator(".cl-map[data-ask='to'] td:not(.lit):not(.bare)")
@@ -94,7 +87,7 @@ def test_a_full_hand_and_the_move_it_asks_for_fit_the_screen(browser, live_serve
     app, base = live_server["app"], live_server["base"]
     table = ApiTable(app.test_client(), game=game, players=players, seed=5).join_all()
     table.start(first_seat=0)
-    page = phone(browser, base, table, 0)
+    page = seated_page(browser, base, table, 0)
     hand = page.locator("#private .cardbtn")
     assert hand.count() >= 10
     cards = page.locator("#private .cardbtn")

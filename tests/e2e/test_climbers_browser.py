@@ -16,7 +16,13 @@ from companion.games.climbers import Climbers
 from companion.web.games.climbers_picture import PALETTE
 from support.browser import PHONE
 from tests.conftest import ApiTable
-from tests.e2e.phones import no_horizontal_scroll, seq_of, start_table, tap_through
+from tests.e2e.phones import (
+    no_horizontal_scroll,
+    seated_page,
+    seq_of,
+    start_table,
+    tap_through,
+)
 from tests.web.test_climbers_api import choose as choose_to_climb
 
 pytestmark = pytest.mark.e2e
@@ -272,11 +278,7 @@ def test_the_picker_never_hides_the_block_being_moved(browser, live_server):
     while (found := table.seat_to_move()) and found[1][0]["type"] == "built":
         table.post_move(found[0], found[1][0])
     seat, _ = table.seat_to_move()
-    context = browser.new_context(**PHONE)
-    context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[seat],
-                          "url": base}])
-    page = context.new_page()
-    page.goto(f"{base}/t/{table.code}/play")
+    page = seated_page(browser, base, table, seat)
     lit = page.locator(".cl-map td.lit-block button")
     assert lit.count() >= 1
     # the movable block lowest on the map, where the picker would cover it
@@ -295,11 +297,7 @@ def test_a_player_says_where_they_sit_and_their_map_turns(browser, live_server):
     app, base = live_server["app"], live_server["base"]
     table = ApiTable(app.test_client(), game="climbers", players=3, seed=2).join_all()
     table.start(first_seat=0)
-    context = browser.new_context(**PHONE)
-    context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[1],
-                          "url": base}])
-    page = context.new_page()
-    page.goto(f"{base}/t/{table.code}/play")
+    page = seated_page(browser, base, table, 1)
     first_row = page.locator(".cl-map tr").first.locator("td")
     north = max(cell["y"] for cell in table.view(None)["view"]["cells"])
     assert all(cell.endswith(f"_{north}".replace("-", "m"))

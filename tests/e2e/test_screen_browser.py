@@ -53,12 +53,7 @@ def test_the_whole_table_fits_the_screen(browser, live_server, game, size):
     players = min(4 if game != "climbers" else 3, MOST[game])
     table = ApiTable(app.test_client(), game=game, players=players, seed=3).join_all()
     table.start(first_seat=0)
-    rng = random.Random(1)
-    for _ in range(14):
-        found = table.seat_to_move()
-        if found is None:
-            break
-        table.post_move(found[0], rng.choice(found[1]))
+    table.play_at_random(14, random.Random(1))
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     page = context.new_page()
     page.goto(f"{base}/t/{table.code}/screen")

@@ -8,21 +8,13 @@ import random
 import pytest
 from playwright.sync_api import expect
 
-from support.browser import PHONE
 from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable
+from tests.e2e.phones import seated_page
 
 pytestmark = pytest.mark.e2e
 
 MOST = {spec.id: spec.engine.max_players for spec in GAMES_UNDER_TEST}
 
-
-def phone(browser, base: str, table: ApiTable, seat: int, lang: str = "en"):
-    context = browser.new_context(**PHONE)
-    context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[seat],
-                          "url": base}, {"name": "lang", "value": lang, "url": base}])
-    page = context.new_page()
-    page.goto(f"{base}/t/{table.code}/play")
-    return context, page
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
@@ -31,17 +23,12 @@ def test_no_phone_page_is_wider_than_the_phone(browser, live_server, game):
     table = ApiTable(app.test_client(), game=game, players=min(4, MOST[game]),
                      seed=3).join_all()
     table.start(first_seat=0)
-    rng = random.Random(1)
-    for _ in range(10):
-        found = table.seat_to_move()
-        if found is None:
-            break
-        table.post_move(found[0], rng.choice(found[1]))
+    table.play_at_random(10, random.Random(1))
     for lang in ("en", "fr"):
-        context, page = phone(browser, base, table, 1, lang)
+        page = seated_page(browser, base, table, 1, lang)
         expect(page.locator("#status")).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 360, lang
-        context.close()
+        page.context.close()
 
 
 def test_the_climb_grid_numbers_its_lanes(browser, live_server):
@@ -58,7 +45,7 @@ def test_the_climb_grid_numbers_its_lanes(browser, live_server):
         table.post_move(seat, rng.choice(moves))
     else:
         raise AssertionError("nobody came to climb")
-    context, page = phone(browser, base, table, climbing[0])
+    page = seated_page(browser, base, table, climbing[0])
     grid = page.locator(".reach-grid")
     expect(grid).to_be_visible()
     places = grid.locator("button.reach[data-lane]:not([data-lane='0'])")
@@ -68,7 +55,7 @@ def test_the_climb_grid_numbers_its_lanes(browser, live_server):
         lane = place.get_attribute("data-lane")
         assert place.locator("xpath=..").locator(".lane-no").inner_text() == lane
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    context.close()
+    page.context.close()
 
 
 @pytest.mark.parametrize("game", ["high-card", "seventh-heaven"])
@@ -76,12 +63,7 @@ def test_the_end_of_a_game_says_why_and_what_the_numbers_are(browser, live_serve
     app, base = live_server["app"], live_server["base"]
     table = ApiTable(app.test_client(), game=game, players=2, seed=5).join_all()
     table.start(first_seat=0)
-    rng = random.Random(1)
-    for _ in range(3000):
-        found = table.seat_to_move()
-        if found is None:
-            break
-        table.post_move(found[0], rng.choice(found[1]))
+    table.play_at_random(3000, random.Random(1))
     outcome = table.view()["outcome"]
     assert outcome is not None
     spec = next(spec for spec in GAMES_UNDER_TEST if spec.id == game)

@@ -222,21 +222,26 @@ def everything_sent(seated: Seated, viewer: int | None) -> dict[str, str]:
     return {name: normalised(text, seated.code) for name, text in sent.items()}
 
 
-def test_a_skyrunner_choice_is_invisible_to_everyone_else_until_the_reveal(app):
-    """Two tables dealt alike; seat 0 chooses a different card at each. Until the reveal,
-    seats 1 and 2 and the table screen are sent exactly the same bytes at both."""
+def alike_until_seat_0_chooses(app) -> list[Seated]:
+    """Two SkyRunner tables dealt alike, played with the same moves until seat 0 may
+    choose its card."""
     tables = [Seated(app, "skyrunner", seed=77) for _ in range(2)]
     rng = random.Random(77)
-    for _ in range(40):  # the same moves at both, until seat 0 may choose
+    for _ in range(40):
         state = tables[0].table.state
         if state["phase"] == "choose" and state["choices"]["0"] is None:
-            break
+            return tables
         found = random_move(tables[0].table, rng)
         assert found is not None
         for seated in tables:
             assert seated.api.post_move(*found, seq=seated.table.seq).status_code == 200
-    else:
-        raise AssertionError("seat 0 never came to choose")
+    raise AssertionError("seat 0 never came to choose")
+
+
+def test_a_skyrunner_choice_is_invisible_to_everyone_else_until_the_reveal(app):
+    """Two tables dealt alike; seat 0 chooses a different card at each. Until the reveal,
+    seats 1 and 2 and the table screen are sent exactly the same bytes at both."""
+    tables = alike_until_seat_0_chooses(app)
     choices = [m for m in tables[0].table.moves_for(0) if m["type"] == "choose"]
     assert len(choices) >= 2
     for seated, move in zip(tables, (choices[0], choices[-1]), strict=True):
@@ -259,18 +264,7 @@ def test_a_changed_skyrunner_choice_leaves_no_trace(app):
     another, then changes its mind to the first. Seats 1 and 2 and the table screen are sent
     exactly the same at both (pages, pushes, views, logs, the change counter), and the
     change itself pushes nothing to them; seat 1 then plays on with what it was shown."""
-    tables = [Seated(app, "skyrunner", seed=77) for _ in range(2)]
-    rng = random.Random(77)
-    for _ in range(40):
-        state = tables[0].table.state
-        if state["phase"] == "choose" and state["choices"]["0"] is None:
-            break
-        found = random_move(tables[0].table, rng)
-        assert found is not None
-        for seated in tables:
-            assert seated.api.post_move(*found, seq=seated.table.seq).status_code == 200
-    else:
-        raise AssertionError("seat 0 never came to choose")
+    tables = alike_until_seat_0_chooses(app)
     choices = [m for m in tables[0].table.moves_for(0) if m["type"] == "choose"]
     kept, dropped = choices[0], choices[-1]
 

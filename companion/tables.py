@@ -169,26 +169,44 @@ class Table:
     def log_for(self, viewer: int | None) -> list[dict[str, Any]]:
         """The match's log as ``viewer`` may see it: moves redacted, undos shown, what the
         viewer may not learn left out."""
-        undone = {entry.move["undo"] for entry in self.log if entry.kind == "undo"}
-        entries = []
-        for entry in self.log:
-            item: dict[str, Any] = {"seq": entry.seq, "seat": entry.seat, "kind": entry.kind,
-                                    "at": entry.at}
-            if entry.kind == "move":
-                move = self.game.redact_move(self.befores[entry.seq], entry.mover,
-                                             entry.move, viewer)
-                if move is None:
-                    continue
-                item["move"] = move
-                item["undone"] = entry.seq in undone
-                item["effects"] = self.effects.get(entry.seq, [])
-            elif self.unseen(entry, viewer):
-                continue
-            else:
-                item["undo"] = entry.move["undo"]
-                item["by_host"] = entry.seat is None
-            entries.append(item)
-        return entries
+        undone = self._undone()
+        return [item for entry in self.log
+                if (item := self._log_item(entry, viewer, undone)) is not None]
+
+    def log_tail(self, viewer: int | None, count: int) -> list[dict[str, Any]]:
+        """The last ``count`` entries of ``log_for(viewer)``, newest first, without going
+        through the whole match (a page shows only these)."""
+        undone = self._undone()
+        items: list[dict[str, Any]] = []
+        for entry in reversed(self.log):
+            if len(items) == count:
+                break
+            item = self._log_item(entry, viewer, undone)
+            if item is not None:
+                items.append(item)
+        return items
+
+    def _undone(self) -> set[int]:
+        return {entry.move["undo"] for entry in self.log if entry.kind == "undo"}
+
+    def _log_item(self, entry: LogRow, viewer: int | None,
+                  undone: set[int]) -> dict[str, Any] | None:
+        item: dict[str, Any] = {"seq": entry.seq, "seat": entry.seat, "kind": entry.kind,
+                                "at": entry.at}
+        if entry.kind == "move":
+            move = self.game.redact_move(self.befores[entry.seq], entry.mover, entry.move,
+                                         viewer)
+            if move is None:
+                return None
+            item["move"] = move
+            item["undone"] = entry.seq in undone
+            item["effects"] = self.effects.get(entry.seq, [])
+        elif self.unseen(entry, viewer):
+            return None
+        else:
+            item["undo"] = entry.move["undo"]
+            item["by_host"] = entry.seat is None
+        return item
 
 
 class Tables:

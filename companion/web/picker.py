@@ -34,13 +34,20 @@ class Pick:
     settles: list[Move | None] = field(default_factory=list)
 
 
+def _key(value: Any) -> Any:
+    """``value`` as a key for a set: equal values, equal keys (1 and True stay apart)."""
+    if isinstance(value, list | dict):
+        return json.dumps(value, sort_keys=True)
+    return type(value), value
+
+
 def _distinct(values: list[Any]) -> list[Any]:
-    seen: list[str] = []
+    seen: set[Any] = set()
     out = []
     for value in values:
-        key = json.dumps(value, sort_keys=True)
+        key = _key(value)
         if key not in seen:
-            seen.append(key)
+            seen.add(key)
             out.append(value)
     return out
 
@@ -75,11 +82,11 @@ def narrow(moves: list[Move], keys: tuple[str, ...], chosen: dict[str, Any]) -> 
 def _settled(left: list[Move], key: str, values: list[Any]) -> list[Move | None]:
     """For each of ``values``: the one move of ``left`` with it as ``key``, if only one has
     it (one pass over the moves, however many values)."""
-    having: dict[str, list[Move]] = {}
+    having: dict[Any, list[Move]] = {}
     for move in left:
         if key in move:
-            having.setdefault(json.dumps(move[key], sort_keys=True), []).append(move)
-    found = [having.get(json.dumps(value, sort_keys=True), []) for value in values]
+            having.setdefault(_key(move[key]), []).append(move)
+    found = [having.get(_key(value), []) for value in values]
     return [moves[0] if len(moves) == 1 else None for moves in found]
 
 

@@ -20,6 +20,7 @@ from markupsafe import Markup
 from companion.i18n import current_lang
 from companion.live import Connection, Part, remember
 from companion.tables import Table
+from companion.web.memo import Inputs, ReadingContext, RegionMemo, fragment, watch_json
 from companion.web.render import screen_context, viewer_context
 
 #: A phone's regions in page order: (element id, template).
@@ -40,31 +41,40 @@ LINES_KEPT = 4096
 
 def regions(table: Table, seat: int | None, is_host: bool = False,
             chosen: dict[str, Any] | None = None,
-            notice: dict[str, str] | None = None, board: Part | None = None) -> list[Part]:
+            notice: dict[str, str] | None = None, board: Part | None = None,
+            memo: RegionMemo | None = None) -> list[Part]:
     """Every region of ``seat``'s page (None: the table screen's), rendered now. Call it in
     a request context, in the viewer's language. A phone's ``board`` is the same for every
-    phone (see ``phone_board``): pass it when it is already drawn."""
+    phone (see ``phone_board``): pass it when it is already drawn. With a ``memo``, a region
+    whose inputs have not changed since it was last drawn for this viewer is reused."""
     layout: tuple[tuple[str, str], ...]
     if seat is None:
         context, layout = screen_context(table, is_host), SCREEN
     else:
         context, layout = viewer_context(table, seat, chosen=chosen), PHONE
     context["notice"] = notice
+    context["log_lines"] = log_lines(table, context)
+    inputs = Inputs(context)
     parts = []
     for region_id, template in layout:
-        if region_id == "log":
-            context["log_lines"] = log_lines(table, context)
         if region_id == "board" and seat is not None:
-            parts.append(board or phone_board(table))
+            parts.append(board or phone_board(table, memo))
         else:
-            parts.append(Part.of(region_id, render_template(template, **context)))
+            parts.append(_draw(table, region_id, template, inputs, memo))
     return parts
 
 
-def phone_board(table: Table) -> Part:
+def _draw(table: Table, region_id: str, template: str, inputs: Inputs,
+          memo: RegionMemo | None) -> Part:
+    if memo is None:
+        return Part.of(region_id, render_template(template, **inputs.raw))
+    return memo.draw(table.code, current_lang(), region_id, template, inputs)
+
+
+def phone_board(table: Table, memo: RegionMemo | None = None) -> Part:
     """A phone's board, drawn from the public view: every game shows the table there and
     keeps a seat's secrets in its private region, so all the phones share one rendering."""
-    return Part.of("board", render_template(PHONE_BOARD, **viewer_context(table, None)))
+    return _draw(table, "board", PHONE_BOARD, Inputs(viewer_context(table, None)), memo)
 
 
 def log_lines(table: Table, context: dict[str, Any]) -> list[Markup]:
@@ -104,6 +114,7 @@ def render_for(table: Table, conn: Connection) -> list[Part]:
     hub = current_app.extensions["hub"]
     key = (conn.seat, conn.is_host, conn.lang)
     cache: dict[str, tuple[int, dict[Any, list[Part]]]] = current_app.extensions["renders"]
+    memo: RegionMemo = current_app.extensions["region_memo"]
     version = hub.version(table.code)
     with hub.lock:
         kept_version, kept = cache.get(table.code, (-1, {}))
@@ -114,13 +125,13 @@ def render_for(table: Table, conn: Connection) -> list[Part]:
     with current_app.test_request_context(base_url="http://companion/"), \
             force_locale(conn.lang):
         if conn.seat is None:
-            parts = regions(table, None, conn.is_host)
+            parts = regions(table, None, conn.is_host, memo=memo)
         else:
             with hub.lock:
                 if kept_version == version and board_key in kept:
                     board = kept[board_key][0]
-            board = board or phone_board(table)
-            parts = regions(table, conn.seat, board=board)
+            board = board or phone_board(table, memo)
+            parts = regions(table, conn.seat, board=board, memo=memo)
     with hub.lock:
         kept_version, kept = cache.get(table.code, (-1, {}))
         if kept_version != version:
@@ -156,5 +167,9 @@ def install(app: Any) -> None:
     app.extensions["hub"].renderer = render_for
     app.extensions["hub"].farewell = farewell
     app.extensions["renders"] = {}
+    app.extensions["region_memo"] = RegionMemo()
+    app.jinja_env.context_class = ReadingContext
+    app.jinja_env.globals["fragment"] = fragment
+    watch_json(app)
     app.extensions["log_lines"] = OrderedDict()
     app.extensions["log_lines_lock"] = threading.Lock()

@@ -18,6 +18,7 @@ from companion.network import lan_address
 from companion.tables import SCREEN_SIDES, Table
 from companion.web.clauses import clause_source, clause_text
 from companion.web.games.spec import registered, spec_of
+from companion.web.memo import Call
 from companion.web.picker import Pick, narrow
 
 SEAT_COLOURS = ("#e4572e", "#2e86ab", "#f3a712", "#7b2cbf", "#29bf12", "#d81159")
@@ -72,16 +73,16 @@ def pick_context(table: Table, seat: int, moves: list[dict[str, Any]],
     return {
         "pick": pick,
         "picked": chosen,
-        "settling": lambda key, value: settles.get(json.dumps(value, sort_keys=True))
-        if key == pick.key else None,
+        "settling": Call(lambda key, value: settles.get(json.dumps(value, sort_keys=True))
+                         if key == pick.key else None, pick.key, settles),
         "chosen_json": json.dumps(chosen, separators=(",", ":")),
         "confirm": confirm,
-        "next_pick": lambda key, value: json.dumps(dict(chosen, **{key: value}),
-                                                   separators=(",", ":")),
+        "next_pick": Call(lambda key, value: json.dumps(dict(chosen, **{key: value}),
+                                                        separators=(",", ":")), chosen),
     }
 
 
-def why_url(code: str, chosen: dict[str, Any]) -> Any:
+def why_url(code: str, chosen: dict[str, Any]) -> Call:
     """For a template: the address that explains why ``key`` can't be ``value`` (a dimmed
     card, stack or square; or several values given by name), given what the player picked
     before it."""
@@ -90,7 +91,7 @@ def why_url(code: str, chosen: dict[str, Any]) -> Any:
             values[key] = value
         picked = json.dumps(dict(chosen, **values), separators=(",", ":"))
         return url_for("phone.explain", code=code, pick=picked)
-    return url
+    return Call(url, code, chosen)
 
 
 def viewer_context(table: Table, seat: int | None, is_host: bool = False,
@@ -115,7 +116,7 @@ def viewer_context(table: Table, seat: int | None, is_host: bool = False,
             "view": view,
             "moves": moves,
             "outcome": table.outcome(),
-            "log": list(reversed(table.log_for(seat)))[:LOG_TAIL],
+            "log": table.log_tail(seat, LOG_TAIL),
             "can_undo": bool(seat is not None and last is not None and last.seat == seat
                              and table.status == "playing"
                              and table.game.can_undo(table.steps[-1].before, seat, last.move,

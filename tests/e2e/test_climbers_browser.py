@@ -230,7 +230,7 @@ def test_a_map_wider_than_the_phone_pans_to_the_lit_blocks(browser: Browser, liv
             expect(phone.locator("#picker")).to_have_attribute("data-key", "block")
             panned.append(phone.evaluate(centring, "td.lit"))
         else:  # nothing to answer: the map opens on the phone's own figure
-            panned.append(phone.evaluate(centring, "td:has(.cl-fig.me)"))
+            panned.append(phone.evaluate(centring, f"td:has(.cl-fig[data-seat='{seat}'])"))
         context.close()
     assert any(centred > 30 for _, centred in panned), "nothing to pan to: not a test"
     assert all(abs(left - centred) <= 2 for left, centred in panned), panned

@@ -39,7 +39,8 @@
     for (const frame of document.querySelectorAll(".cl-map-frame")) {
       if (frame.scrollWidth <= frame.clientWidth) continue;
       const lit = [...frame.querySelectorAll("td.lit")];
-      const focus = lit.length ? lit : [...frame.querySelectorAll("td:has(.cl-fig.me)")];
+      const me = frame.closest("[data-me]")?.dataset.me;
+      const focus = lit.length ? lit : [...frame.querySelectorAll(`td:has(.cl-fig[data-seat="${me}"])`)];
       if (!focus.length) continue;
       const left = Math.min(...focus.map((td) => td.offsetLeft));
       const right = Math.max(...focus.map((td) => td.offsetLeft + td.offsetWidth));

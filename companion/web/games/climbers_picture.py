@@ -12,8 +12,13 @@ presentation attributes, and class names leave the rest to the stylesheet.
 
 from __future__ import annotations
 
+import functools
+import json
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
@@ -118,11 +123,14 @@ def _relative(points: list[tuple[float, float, float]]) -> str:
 
 def _path(segments: Iterable[tuple[tuple[float, float, float], tuple[float, float, float]]]
           ) -> str:
-    parts = []
-    for a, b in segments:
-        (ax, ay), (bx, by) = _project(*a), _project(*b)
-        parts.append(f"M{_n(ax)},{_n(ay)}l{_n(bx - ax)},{_n(by - ay)}")
-    return "".join(parts)
+    return "".join(_segment(a, b) for a, b in segments)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _segment(a: tuple[float, float, float], b: tuple[float, float, float]) -> str:
+    """One edge as path data (the same edges come back in every picture of a tower)."""
+    (ax, ay), (bx, by) = _project(*a), _project(*b)
+    return f"M{_n(ax)},{_n(ay)}l{_n(bx - ax)},{_n(by - ay)}"
 
 
 class _Box:
@@ -167,6 +175,14 @@ class _Box:
             for y in ys:
                 found.append(((x, y, zs[0]), (x, y, zs[1])))
         return found
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _face_svg(voxel: Voxel, direction: Direction, fill: str) -> str:
+    """A voxel's face, filled (the same faces come back in every picture of a tower)."""
+    corners, _ = _face(voxel, direction)
+    grid = ' stroke="#fff"' if _dark(fill) else ""
+    return f'<path d="{_relative(corners)}" fill="{fill}"{grid}/>'
 
 
 def _face(voxel: Voxel, direction: Direction
@@ -342,6 +358,91 @@ class _Ids:
         return f"<!--i:{self.prefix}{list_name}-->{svg}<!--/i-->" if self.prefix else svg
 
 
+@dataclass(frozen=True)
+class _Scene:
+    """A picture's blocks, drawn: what a move that leaves them alone (a walk, a stone)
+    does not draw again."""
+
+    boxes: list[_Box]
+    owner: dict[Voxel, _Box]
+    heights: dict[tuple[int, int], int]
+    #: The blocks' pieces of the painter's list: (depth, layer, name, svg).
+    items: tuple[tuple[int, int, str, str], ...]
+
+
+#: Scenes drawn lately, by their blocks, turn, highlighted block and id prefix.
+_SCENES: OrderedDict[tuple[str, int, str | None, str], _Scene] = OrderedDict()
+_SCENES_LOCK = threading.Lock()
+SCENES_KEPT = 128
+
+
+def _scene(blocks: list[dict[str, Any]], turn: int, highlight: str | None,
+           named: _Ids) -> _Scene:
+    key = (json.dumps(blocks, sort_keys=True), turn, highlight, named.prefix)
+    with _SCENES_LOCK:
+        found = _SCENES.get(key)
+        if found is not None:
+            _SCENES.move_to_end(key)
+            return found
+    scene = _draw_scene(blocks, turn, highlight, named)
+    with _SCENES_LOCK:
+        _SCENES[key] = scene
+        while len(_SCENES) > SCENES_KEPT:
+            _SCENES.popitem(last=False)
+    return scene
+
+
+def _draw_scene(blocks: list[dict[str, Any]], turn: int, highlight: str | None,
+                named: _Ids) -> _Scene:
+    boxes = [_Box(block, turn) for block in blocks]
+    owner: dict[Voxel, _Box] = {}
+    for box in boxes:
+        for voxel in box.voxels():
+            owner[voxel] = box
+
+
+    # Painter's list: (key, order, svg). Voxels with the same x + y + z never overlap on
+    # the screen; things standing on a top are drawn just after the voxel under them.
+    Segment = tuple[tuple[float, float, float], tuple[float, float, float]]
+    pieces: dict[tuple[int, str], tuple[_Box, list[str], list[Segment]]] = {}
+    for (x, y, z), box in sorted(owner.items()):
+        faces: list[str] = []
+        outline: list[Segment] = []
+        for direction in (Z_PLUS, X_PLUS, Y_PLUS):
+            dx, dy, dz = direction
+            if (x + dx, y + dy, z + dz) in owner:
+                continue
+            corners, across = _face((x, y, z), direction)
+            outline.extend((corners[i], corners[(i + 1) % 4]) for i in range(4)
+                           if not box.inside(x + across[i][0], y + across[i][1],
+                                             z + across[i][2]))
+            faces.append(_face_svg((x, y, z), direction, box.fill[direction]))
+        if faces:
+            # One group for a block's voxels at the same depth: they never overlap.
+            piece = pieces.setdefault((x + y + z, box.id), (box, [], []))
+            piece[1].extend(faces)
+            piece[2].extend(outline)
+    items: list[tuple[int, int, str, str]] = []  # (depth, layer, name, svg)
+    for (key, block_id), (box, faces, outline) in pieces.items():
+        parts = list(faces)
+        if outline and box.id == highlight:
+            parts.append(f'<path class="cl-hl-edge" d="{_path(outline)}" fill="none" '
+                         f'stroke="{HIGHLIGHT}" stroke-opacity="1" stroke-width="3.2"/>')
+        elif outline:
+            parts.append(f'<path d="{_path(outline)}" fill="none" stroke="#1a1a1a" '
+                         'stroke-opacity="1" stroke-width="1.1"/>')
+        cls = ' class="cl-hl"' if box.id == highlight else ""
+        name = (block_id, box.x0, box.y0, box.z0, key)
+        items.append((key, 0, _key(*name), f'<g{named.attr(*name)} data-block='
+                      f'"{escape(block_id)}"{cls}>' + "".join(parts) + "</g>"))
+
+    heights: dict[tuple[int, int], int] = {}
+    for (vx, vy, vz) in owner:
+        heights[(vx, vy)] = max(heights.get((vx, vy), 0), vz + 1)
+
+    return _Scene(boxes, owner, heights, tuple(items))
+
+
 def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
               labels: bool = False, upto: int | None = None,
               title: str | None = None, ids: str = "",
@@ -369,15 +470,12 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
     else:
         blocks = every
 
-    boxes = [_Box(block, turn) for block in blocks]
-    owner: dict[Voxel, _Box] = {}
-    for box in boxes:
-        for voxel in box.voxels():
-            owner[voxel] = box
+    scene = _scene(blocks, turn, highlight, named)
+    boxes, owner, heights = scene.boxes, scene.owner, scene.heights
 
     # The table: the whole tower's footprint (every block, so build steps line up) plus a
     # margin, and a strip in front for the figures still on the table.
-    plane_boxes = [_Box(block, turn) for block in every] or boxes
+    plane_boxes = (boxes if upto is None else [_Box(block, turn) for block in every]) or boxes
     if plane_boxes:
         min_x: float
         max_x: float
@@ -398,46 +496,7 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
         max_y += 1.5
         max_x = max(max_x, min_x + 1 + 2 * len(on_table))
 
-    # Painter's list: (key, order, svg). Voxels with the same x + y + z never overlap on
-    # the screen; things standing on a top are drawn just after the voxel under them.
-    Segment = tuple[tuple[float, float, float], tuple[float, float, float]]
-    pieces: dict[tuple[int, str], tuple[_Box, list[str], list[Segment]]] = {}
-    for (x, y, z), box in sorted(owner.items()):
-        faces: list[str] = []
-        outline: list[Segment] = []
-        for direction in (Z_PLUS, X_PLUS, Y_PLUS):
-            dx, dy, dz = direction
-            if (x + dx, y + dy, z + dz) in owner:
-                continue
-            corners, across = _face((x, y, z), direction)
-            outline.extend((corners[i], corners[(i + 1) % 4]) for i in range(4)
-                           if not box.inside(x + across[i][0], y + across[i][1],
-                                             z + across[i][2]))
-            fill = box.fill[direction]
-            grid = ' stroke="#fff"' if _dark(fill) else ""
-            faces.append(f'<path d="{_relative(corners)}" fill="{fill}"{grid}/>')
-        if faces:
-            # One group for a block's voxels at the same depth: they never overlap.
-            piece = pieces.setdefault((x + y + z, box.id), (box, [], []))
-            piece[1].extend(faces)
-            piece[2].extend(outline)
-    items: list[tuple[int, int, str, str]] = []  # (depth, layer, name, svg)
-    for (key, block_id), (box, faces, outline) in pieces.items():
-        parts = list(faces)
-        if outline and box.id == highlight:
-            parts.append(f'<path class="cl-hl-edge" d="{_path(outline)}" fill="none" '
-                         f'stroke="{HIGHLIGHT}" stroke-opacity="1" stroke-width="3.2"/>')
-        elif outline:
-            parts.append(f'<path d="{_path(outline)}" fill="none" stroke="#1a1a1a" '
-                         'stroke-opacity="1" stroke-width="1.1"/>')
-        cls = ' class="cl-hl"' if box.id == highlight else ""
-        name = (block_id, box.x0, box.y0, box.z0, key)
-        items.append((key, 0, _key(*name), f'<g{named.attr(*name)} data-block='
-                      f'"{escape(block_id)}"{cls}>' + "".join(parts) + "</g>"))
-
-    heights: dict[tuple[int, int], int] = {}
-    for (vx, vy, vz) in owner:
-        heights[(vx, vy)] = max(heights.get((vx, vy), 0), vz + 1)
+    items = list(scene.items)  # (depth, layer, name, svg): the blocks', then the rest
 
     def top_block(x: int, y: int) -> _Box | None:
         h = heights.get((x, y), 0)

@@ -36,7 +36,7 @@ class HeuchelMeuchelHelpers:
 
     def card(self, card: Any) -> Mapping[str, Any]:
         """A card id (or a view's card) as a card dict."""
-        if isinstance(card, dict):
+        if isinstance(card, Mapping):
             return card
         if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < CARD_COUNT:
             return card_json(card)

@@ -5,6 +5,7 @@ Everything here reads the game's public data (the card table, the building) or a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from companion.games.skyrunner import SkyRunner
@@ -26,8 +27,8 @@ class SkyRunnerHelpers:
             return str(key)
         return names.get(current_lang()) or names["en"]
 
-    def card(self, card: Any) -> dict[str, Any]:
-        if isinstance(card, dict):
+    def card(self, card: Any) -> Mapping[str, Any]:
+        if isinstance(card, Mapping):
             return card
         if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < len(CARDS):
             return CARDS[card]

@@ -1,0 +1,121 @@
+"""Regions drawn again only when what they read has changed (``companion.web.memo``): over
+seeded games of every kind, what the pushes reuse is exactly what a fresh rendering draws,
+for every phone and the screens, in two languages; and a phone waiting for its turn is not
+redrawn when another seat moves."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from flask import render_template_string
+from flask_babel import force_locale
+
+from companion.live import Connection
+from companion.web.memo import Call, Inputs, Watched, reading
+from companion.web.regions import regions, render_for
+from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, bearer
+
+BY_GAME = {spec.id: spec for spec in GAMES_UNDER_TEST}
+
+
+def fresh(app, live, conn: Connection) -> dict[str, str]:
+    """``conn``'s regions drawn from scratch, as the pushes draw them."""
+    with app.test_request_context(base_url="http://companion/"), force_locale(conn.lang):
+        return {part.id: part.html for part in regions(live, conn.seat, conn.is_host)}
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_what_the_pushes_reuse_is_what_a_fresh_rendering_draws(app, game):
+    players = min(BY_GAME[game].engine.max_players, 4)
+    table = ApiTable(app.test_client(), game=game, players=players, seed=11).join_all()
+    table.start(first_seat=0)
+    live = app.extensions["tables"].get(table.code)
+    hub, memo = app.extensions["hub"], app.extensions["region_memo"]
+    viewers = [Connection(None, table.code, seat, "en") for seat in range(players)]
+    viewers += [Connection(None, table.code, 1, "fr"), Connection(None, table.code, None, "en"),
+                Connection(None, table.code, None, "fr", is_host=True)]
+    rng = random.Random(11)
+    reused = memo.reused
+    for _ in range(40):
+        for conn in viewers:
+            with app.app_context():
+                pushed = {part.id: part.html for part in render_for(live, conn)}
+            assert pushed == fresh(app, live, conn), (conn.seat, conn.lang)
+        found = table.seat_to_move()
+        if found is None:
+            break
+        table.post_move(found[0], rng.choice(found[1]))
+        hub.table_changed(live)
+    assert memo.reused > reused  # and so the comparison above checked reused regions
+
+
+def test_a_phone_waiting_for_its_turn_is_not_redrawn_when_another_seat_moves(app):
+    table = ApiTable(app.test_client(), players=4, seed=7).join_all()
+    table.start(first_seat=0)
+    live = app.extensions["tables"].get(table.code)
+    waiting = Connection(None, table.code, 2, "en")
+
+    def own_regions() -> dict[str, object]:
+        with app.app_context():
+            return {part.id: part for part in render_for(live, waiting)
+                    if part.id in ("private", "picker", "undo", "outcome")}
+
+    before = own_regions()
+    seat, moves = table.seat_to_move()
+    assert seat == 0
+    table.post_move(0, moves[0])
+    after = own_regions()
+    assert all(after[region] is before[region] for region in before)
+
+
+def test_a_region_reads_the_names_it_looks_up_and_the_view_down_to_the_values(app):
+    view = {"turn": 1, "partners": {"0": ["red"], "1": ["blue"]}, "hand": [3, 4]}
+    inputs = Inputs({"view": view, "me": 1, "seq": 9})
+    with app.test_request_context(), reading() as reads:
+        html = render_template_string(
+            "{{ view.partners[me|string]|join }} {{ view.hand|length }}", **inputs.context)
+    assert html == "blue 2"
+    # Not seat 0's partners, the turn or the seq: none of them changes this region.
+    assert {read for read in reads if read[0] in inputs.raw} == {
+        ("me",), ("view", "partners", "1"), ("view", "hand")}
+
+
+def test_going_through_a_mapping_serialising_it_or_asking_if_it_is_empty_is_a_read(app):
+    watched = Watched(("view",), {"a": 1, "b": {"c": 2}, "d": {}})
+    with reading() as whole:
+        assert dict(watched)["a"] == 1
+    with app.test_request_context(), reading() as serialised:
+        assert render_template_string("{{ view.b|tojson }}", view=watched) == '{"c": 2}'
+    with reading() as asked:
+        assert bool(watched["b"]) and not watched["d"] and "z" not in watched
+    assert ("view",) in whole
+    assert ("view", "b") in serialised
+    assert asked == {("view", "b", "#truth"), ("view", "d", "#truth"), ("view", "z")}
+
+
+def test_a_function_that_names_its_inputs_is_compared_by_them_and_a_bare_one_never_is():
+    same = Inputs({"f": Call(len, "x")}), Inputs({"f": Call(str, "x")})
+    assert same[0].digest(("f",)) == same[1].digest(("f",))
+    assert Inputs({"f": Call(len, "y")}).digest(("f",)) != same[0].digest(("f",))
+    assert Inputs({"f": len}).digest(("f",)) is None
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_a_page_shows_the_last_lines_of_the_log_each_viewer_may_see(app, game):
+    """``log_tail`` walks back only as far as a page shows, and gives what the whole
+    redacted log ends with, undone moves and undos included."""
+    players = min(BY_GAME[game].engine.max_players, 3)
+    table = ApiTable(app.test_client(), game=game, players=players, seed=13).join_all()
+    table.start(first_seat=0)
+    live = app.extensions["tables"].get(table.code)
+    table.play_at_random(30, random.Random(13))
+    # A move taken back by the host shows as undone, then as an undo.
+    table.play_at_random(1, random.Random(13))
+    undone = table.client.post(f"/api/tables/{table.code}/undo", headers=bearer(table.host),
+                               json={})
+    assert undone.status_code == 200, undone.get_json()
+    for viewer in (None, *range(players)):
+        whole = live.log_for(viewer)
+        for count in (1, 5, 12, len(whole) + 3):
+            assert live.log_tail(viewer, count) == list(reversed(whole))[:count]

@@ -394,6 +394,10 @@ def play(table: Table, port: int, rng: random.Random, measure_from: float, deadl
                     results.sizes.setdefault((table.game, screen), []).append(size)
 
 
+def spread(values: list[float]) -> dict[str, float]:
+    return {"p50": percentile(values, 0.50), "p99": percentile(values, 0.99)}
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return math.nan
@@ -461,8 +465,8 @@ def run_step(args: argparse.Namespace, tables_count: int, workdir: Path,
             / max(1e-9, end - begin),
             "games_ended": results.games_ended, "errors": results.errors,
             "missing": list(results.missing), "dropped": list(receiver.dropped),
-            "by_game": {game: percentile([m[0] * 1000 for m in results.moves
-                                          if m[2] == game], 0.99) for game in GAME_IDS},
+            "by_game": {game: spread([m[0] * 1000 for m in results.moves if m[2] == game])
+                        for game in GAME_IDS},
             "bytes": {game: {"phone": percentile(results.sizes.get((game, False), []), 0.5),
                              "screen": percentile(results.sizes.get((game, True), []), 0.5)}
                       for game in GAME_IDS},
@@ -496,7 +500,8 @@ def describe(row: dict[str, Any]) -> str:
             f"client CPU {row['client_cpu']:4.1f}%  setup {row['setup_s']:.1f} s  "
             f"games ended {row['games_ended']}  errors {len(row['errors'])} "
             f"missing {len(row['missing'])} dropped {len(row['dropped'])}\n    "
-            + "  ".join(f"{game}: p99 {row['by_game'][game]:.1f} ms, median push "
+            + "  ".join(f"{game}: p50 {row['by_game'][game]['p50']:.1f} p99 "
+                        f"{row['by_game'][game]['p99']:.1f} ms, median push "
                         f"{sizes['phone'] / 1024:.1f} KB phone / {sizes['screen'] / 1024:.1f} KB"
                         " screen" for game, sizes in row["bytes"].items()))
 

@@ -6,6 +6,7 @@ push sender is a greenlet: docs/performance.md compares it with gthread and tell
 phones it serves.
 """
 
+import gc
 import os
 
 from companion.config import listen_address
@@ -24,3 +25,13 @@ keepalive = 5
 accesslog = None
 # No shared control socket under ~/.gunicorn: several companions (or tests) may run at once.
 control_socket_disable = True
+
+
+def post_worker_init(worker: object) -> None:
+    """Collect garbage less often: rendering a push allocates thousands of short-lived
+    objects, and at Python's default threshold (700) the collector ran every few hundred
+    microseconds of rendering and went through the kept renderings again and again
+    (docs/performance.md: 10 % of the worker's time, and its slowest pushes). What the app
+    loaded at start is frozen out of the collector's sight."""
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 10)

@@ -195,8 +195,9 @@ class RegionMemo:
     what a drawing read: the phones waiting for their turn share one status, the log as
     they all see it, the seats; the screens of one language share everything."""
 
-    #: Drawings kept per region of a table: enough for every viewer's own.
-    KEPT = 16
+    #: Drawings kept per region of a table, the latest used first: one for each seat and
+    #: for the screen, and a spare.
+    KEPT = 8
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -231,6 +232,11 @@ class RegionMemo:
         found = next((drawn for drawn in kept if inputs.matches(drawn)), None)
         if found is not None:
             self.reused += 1
+            with self._lock:  # the drawings in use stay, the others go first
+                drawings = self._tables.get(code, {}).get(key)
+                if drawings and found in drawings and drawings[0] is not found:
+                    drawings.remove(found)
+                    drawings.insert(0, found)
         else:
             token = _drawing.set((self, code, key[2], inputs))
             try:

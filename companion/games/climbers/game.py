@@ -99,7 +99,9 @@ class Climbers:
         """Every legal move. A block may go to thousands of places, so the last few answers
         are kept, by the state's content: the server asks again for the same position on
         every move submitted and every page drawn."""
-        if not is_seat(state, seat):  # False and 0.0 would find seat 0's answers below
+        if not is_seat(state, seat) or seat != state["turn"]:
+            # Not this seat's turn: nothing to look up (False and 0.0 would find seat 0's
+            # answers below).
             return []
         key = (json.dumps(state, sort_keys=True), seat)
         moves = self._moves.get(key)

@@ -392,25 +392,35 @@ def _scene(blocks: list[dict[str, Any]], turn: int, highlight: str | None,
     return scene
 
 
-def _draw_scene(blocks: list[dict[str, Any]], turn: int, highlight: str | None,
-                named: _Ids) -> _Scene:
-    boxes = [_Box(block, turn) for block in blocks]
-    owner: dict[Voxel, _Box] = {}
-    for box in boxes:
-        for voxel in box.voxels():
-            owner[voxel] = box
+#: A block's pieces drawn lately, by the block (turned), what covers its faces, whether it
+#: is highlighted and the id prefix: a block move draws again only the blocks it touches.
+_BOX_ITEMS: OrderedDict[tuple[Any, ...], list[tuple[int, int, str, str]]] = OrderedDict()
+BOX_ITEMS_KEPT = 8192
+_SIDES = (Z_PLUS, X_PLUS, Y_PLUS)
 
 
-    # Painter's list: (key, order, svg). Voxels with the same x + y + z never overlap on
-    # the screen; things standing on a top are drawn just after the voxel under them.
+def _box_items(box: _Box, owner: dict[Voxel, _Box], highlighted: bool,
+               named: _Ids) -> list[tuple[int, int, str, str]]:
+    """``box``'s pieces for the painter's list: one group per depth of its voxels' visible
+    faces (the faces another block covers are not drawn) and their outline."""
+    voxels = sorted(box.voxels())
+    covered = tuple((x + dx, y + dy, z + dz) in owner
+                    for x, y, z in voxels for dx, dy, dz in _SIDES)
+    key = (box.id, box.x0, box.x1, box.y0, box.y1, box.z0, box.z1,
+           tuple(sorted(box.fill.items())), covered, highlighted, named.prefix)
+    with _SCENES_LOCK:
+        found = _BOX_ITEMS.get(key)
+        if found is not None:
+            _BOX_ITEMS.move_to_end(key)
+            return found
     Segment = tuple[tuple[float, float, float], tuple[float, float, float]]
-    pieces: dict[tuple[int, str], tuple[_Box, list[str], list[Segment]]] = {}
-    for (x, y, z), box in sorted(owner.items()):
+    pieces: dict[int, tuple[list[str], list[Segment]]] = {}
+    hidden = iter(covered)
+    for x, y, z in voxels:
         faces: list[str] = []
         outline: list[Segment] = []
-        for direction in (Z_PLUS, X_PLUS, Y_PLUS):
-            dx, dy, dz = direction
-            if (x + dx, y + dy, z + dz) in owner:
+        for direction in _SIDES:
+            if next(hidden):
                 continue
             corners, across = _face((x, y, z), direction)
             outline.extend((corners[i], corners[(i + 1) % 4]) for i in range(4)
@@ -419,22 +429,41 @@ def _draw_scene(blocks: list[dict[str, Any]], turn: int, highlight: str | None,
             faces.append(_face_svg((x, y, z), direction, box.fill[direction]))
         if faces:
             # One group for a block's voxels at the same depth: they never overlap.
-            piece = pieces.setdefault((x + y + z, box.id), (box, [], []))
-            piece[1].extend(faces)
-            piece[2].extend(outline)
-    items: list[tuple[int, int, str, str]] = []  # (depth, layer, name, svg)
-    for (key, block_id), (box, faces, outline) in pieces.items():
+            piece = pieces.setdefault(x + y + z, ([], []))
+            piece[0].extend(faces)
+            piece[1].extend(outline)
+    items: list[tuple[int, int, str, str]] = []
+    for depth, (faces, outline) in pieces.items():
         parts = list(faces)
-        if outline and box.id == highlight:
+        if outline and highlighted:
             parts.append(f'<path class="cl-hl-edge" d="{_path(outline)}" fill="none" '
                          f'stroke="{HIGHLIGHT}" stroke-opacity="1" stroke-width="3.2"/>')
         elif outline:
             parts.append(f'<path d="{_path(outline)}" fill="none" stroke="#1a1a1a" '
                          'stroke-opacity="1" stroke-width="1.1"/>')
-        cls = ' class="cl-hl"' if box.id == highlight else ""
-        name = (block_id, box.x0, box.y0, box.z0, key)
-        items.append((key, 0, _key(*name), f'<g{named.attr(*name)} data-block='
-                      f'"{escape(block_id)}"{cls}>' + "".join(parts) + "</g>"))
+        cls = ' class="cl-hl"' if highlighted else ""
+        name = (box.id, box.x0, box.y0, box.z0, depth)
+        items.append((depth, 0, _key(*name), f'<g{named.attr(*name)} data-block='
+                      f'"{escape(box.id)}"{cls}>' + "".join(parts) + "</g>"))
+    with _SCENES_LOCK:
+        _BOX_ITEMS[key] = items
+        while len(_BOX_ITEMS) > BOX_ITEMS_KEPT:
+            _BOX_ITEMS.popitem(last=False)
+    return items
+
+
+def _draw_scene(blocks: list[dict[str, Any]], turn: int, highlight: str | None,
+                named: _Ids) -> _Scene:
+    boxes = [_Box(block, turn) for block in blocks]
+    owner: dict[Voxel, _Box] = {}
+    for box in boxes:
+        for voxel in box.voxels():
+            owner[voxel] = box
+
+    # Painter's list: (key, order, svg). Voxels with the same x + y + z never overlap on
+    # the screen; things standing on a top are drawn just after the voxel under them.
+    items = [item for box in boxes
+             for item in _box_items(box, owner, box.id == highlight, named)]
 
     heights: dict[tuple[int, int], int] = {}
     for (vx, vy, vz) in owner:

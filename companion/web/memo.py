@@ -8,7 +8,7 @@ the digests of just those values and reuses the region's HTML when none changed.
 
 This is sound because a template's output depends only on what it reads: the names in its
 context, the keys of the view, and the template globals, which are pure functions of the
-language (part of the viewer's key) and the app. A value that cannot be digested (a bare
+language (part of a drawing's key) and the app. A value that cannot be digested (a bare
 function, say) makes its region always redraw; functions a template calls are given as
 ``Call`` objects that name the inputs they close over.
 """

@@ -46,7 +46,7 @@ def regions(table: Table, seat: int | None, is_host: bool = False,
     """Every region of ``seat``'s page (None: the table screen's), rendered now. Call it in
     a request context, in the viewer's language. A phone's ``board`` is the same for every
     phone (see ``phone_board``): pass it when it is already drawn. With a ``memo``, a region
-    whose inputs have not changed since it was last drawn for this viewer is reused."""
+    is reused where a drawing for any viewer of the table read the values it would read."""
     layout: tuple[tuple[str, str], ...]
     if seat is None:
         context, layout = screen_context(table, is_host), SCREEN
@@ -54,27 +54,38 @@ def regions(table: Table, seat: int | None, is_host: bool = False,
         context, layout = viewer_context(table, seat, chosen=chosen), PHONE
     context["notice"] = notice
     context["log_lines"] = log_lines(table, context)
-    inputs = Inputs(context)
+    reuse = _reuse(memo, context)
     parts = []
     for region_id, template in layout:
         if region_id == "board" and seat is not None:
             parts.append(board or phone_board(table, memo))
         else:
-            parts.append(_draw(table, region_id, template, inputs, memo))
+            parts.append(_draw(table, region_id, template, context, reuse))
     return parts
 
 
-def _draw(table: Table, region_id: str, template: str, inputs: Inputs,
-          memo: RegionMemo | None) -> Part:
-    if memo is None:
-        return Part.of(region_id, render_template(template, **inputs.raw))
+Reuse = tuple[RegionMemo, Inputs]
+
+
+def _reuse(memo: RegionMemo | None, context: dict[str, Any]) -> Reuse | None:
+    """The memo and the context's inputs, taken once for all the regions drawn from it;
+    None without a memo (a page), where nothing need be compared."""
+    return None if memo is None else (memo, Inputs(context))
+
+
+def _draw(table: Table, region_id: str, template: str, context: dict[str, Any],
+          reuse: Reuse | None) -> Part:
+    if reuse is None:
+        return Part.of(region_id, render_template(template, **context))
+    memo, inputs = reuse
     return memo.draw(table.code, current_lang(), region_id, template, inputs)
 
 
 def phone_board(table: Table, memo: RegionMemo | None = None) -> Part:
     """A phone's board, drawn from the public view: every game shows the table there and
     keeps a seat's secrets in its private region, so all the phones share one rendering."""
-    return _draw(table, "board", PHONE_BOARD, Inputs(viewer_context(table, None)), memo)
+    context = viewer_context(table, None)
+    return _draw(table, "board", PHONE_BOARD, context, _reuse(memo, context))
 
 
 def log_lines(table: Table, context: dict[str, Any]) -> list[Markup]:

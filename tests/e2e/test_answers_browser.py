@@ -67,8 +67,7 @@ def test_a_greyed_square_of_the_climbers_map_says_why(browser, live_server):
     app, base = live_server["app"], live_server["base"]
     table = ApiTable(app.test_client(), game="climbers", players=3, seed=2).join_all()
     table.start(first_seat=0)
-    while (found := table.seat_to_move()) and found[1][0]["type"] == "built":
-        table.post_move(found[0], found[1][0])
+    table.finish_building()
     seat, moves = table.seat_to_move()
     assert any(move["type"] == "walk" for move in moves)
     page = seated_page(browser, base, table, seat)

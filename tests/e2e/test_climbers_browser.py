@@ -246,8 +246,7 @@ def test_a_figure_on_its_own_colour_shows_and_seats_wear_the_figures_colours(bro
     assert swatch.evaluate("e => getComputedStyle(e).backgroundColor") == rgb(PALETTE["dark-blue"])
     table.join_all()
     table.start(first_seat=0)
-    while (found := table.seat_to_move()) and found[1][0]["type"] == "built":
-        table.post_move(found[0], found[1][0])
+    table.finish_building()
     seat, moves = table.seat_to_move()
     walk = next(m for m in moves if m["type"] == "walk" and m["to"] != "table")
     table.post_move(seat, walk)
@@ -275,8 +274,7 @@ def test_the_picker_never_hides_the_block_being_moved(browser, live_server):
     app, base = live_server["app"], live_server["base"]
     table = ApiTable(app.test_client(), game="climbers", players=3, seed=2).join_all()
     table.start(first_seat=0)
-    while (found := table.seat_to_move()) and found[1][0]["type"] == "built":
-        table.post_move(found[0], found[1][0])
+    table.finish_building()
     seat, _ = table.seat_to_move()
     page = seated_page(browser, base, table, seat)
     lit = page.locator(".cl-map td.lit-block button")

@@ -20,10 +20,10 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from flask import Flask, render_template
 from jinja2 import pass_context
@@ -99,12 +99,49 @@ class Watched(Mapping[str, Any]):
         return self._data
 
 
+class WatchedList(Sequence[Any]):
+    """A list (a seat's legal moves) whose emptiness can be read alone: ``{% if moves %}``
+    reads only whether there are any, while going through it reads it whole. A seat about
+    to move a block in The Climbers has thousands of moves; most regions only ask whether
+    it is the seat's turn."""
+
+    def __init__(self, path: Read, data: Sequence[Any]) -> None:
+        self._path = path
+        self._data = data
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Any]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        _record(self._path)
+        return self._data[index]
+
+    def __iter__(self) -> Iterator[Any]:
+        _record(self._path)
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        _record(self._path)
+        return len(self._data)
+
+    def __bool__(self) -> bool:
+        _record((*self._path, _TRUTH))
+        return bool(self._data)
+
+    def unwatched(self) -> Sequence[Any]:
+        """The list itself, read whole (to serialise it)."""
+        _record(self._path)
+        return self._data
+
+
 class ReadingContext(Context):
     """Jinja's context, recording each name a template looks up while a region draws."""
 
     def resolve_or_missing(self, key: str) -> Any:
         value = super().resolve_or_missing(key)
-        if not isinstance(value, Watched):
+        if not isinstance(value, Watched | WatchedList):
             _record((key,))
         return value
 
@@ -115,7 +152,7 @@ def watch_json(app: Flask) -> None:
     plain: Callable[[Any], Any] = getattr(provider, "default", _plain)
 
     def default(value: Any) -> Any:
-        return value.unwatched() if isinstance(value, Watched) else plain(value)
+        return value.unwatched() if isinstance(value, Watched | WatchedList) else plain(value)
 
     app.jinja_env.policies["json.dumps_function"] = \
         lambda value, **kwargs: provider.dumps(value, **dict(kwargs, default=default))
@@ -136,7 +173,7 @@ class Call:
 def _plain(value: Any) -> Any:
     if isinstance(value, Call):
         return value.inputs
-    if isinstance(value, Watched):
+    if isinstance(value, Watched | WatchedList):
         return value.unwatched()
     if isinstance(value, set | frozenset):
         return sorted(value, key=repr)
@@ -166,22 +203,29 @@ class Drawn:
 class Inputs:
     """One viewer's context now, with the digests of its values taken once each."""
 
-    def __init__(self, context: dict[str, Any], watched: tuple[str, ...] = ("view",)) -> None:
+    def __init__(self, context: dict[str, Any],
+                 watched: tuple[str, ...] = ("view", "moves")) -> None:
         self.raw = context
         self.context = dict(context)
         for name in watched:
-            if isinstance(context.get(name), Mapping):
-                self.context[name] = Watched((name,), context[name])
+            value = context.get(name)
+            if isinstance(value, Mapping):
+                self.context[name] = Watched((name,), value)
+            elif isinstance(value, list):
+                self.context[name] = WatchedList((name,), value)
         self._digests: dict[Read, str | None] = {}
 
     def digest(self, read: Read) -> str | None:
         if read not in self._digests:
             found: Any = self.raw.get(read[0], _ABSENT)
             for key in read[1:]:
-                if not isinstance(found, Mapping):
+                if key == _TRUTH:
+                    found = bool(found)
+                elif isinstance(found, Mapping):
+                    found = found.get(key, _ABSENT)
+                else:
                     found = _ABSENT
                     break
-                found = bool(found) if key == _TRUTH else found.get(key, _ABSENT)
             self._digests[read] = digest(found)
         return self._digests[read]
 

@@ -138,6 +138,17 @@ def test_a_changed_skeleton_sends_the_whole_region():
     assert sent == '<div id="r"><p>two</p><b id="x">y</b></div>'
 
 
+def test_a_badly_marked_item_is_refused_rather_than_sent_half_parsed():
+    with pytest.raises(ValueError, match="badly marked"):
+        Part.of("log", '<ol id="log"><!--i:log--><li id="log-1">a</li></ol>')
+    with pytest.raises(ValueError, match="badly marked"):
+        Part.of("log", '<ol id="log"><!--i:log list--><li id="log-1">a</li><!--/i--></ol>')
+    # A comment of the template's own is not an item.
+    part = Part.of("log", '<ol id="log"><!-- newest first --><!--i:log--><li id="log-1">a'
+                          "</li><!--/i--></ol>")
+    assert [item.id for item in part.items] == ["log-1"]
+
+
 def test_a_slow_phone_delays_nobody_and_then_gets_the_newest_state_not_a_backlog(server):
     app, address = server
     table = seated(app)

@@ -94,6 +94,26 @@ def test_going_through_a_mapping_serialising_it_or_asking_if_it_is_empty_is_a_re
     assert asked == {("view", "b", "#truth"), ("view", "d", "#truth"), ("view", "z")}
 
 
+def test_asking_whether_there_are_moves_reads_only_that_and_going_through_them_reads_all(app):
+    moves = [{"type": "walk", "to": "1,2"}, {"type": "walk", "to": "2,2"}]
+    inputs = Inputs({"moves": moves})
+    with app.test_request_context(), reading() as asked:
+        assert render_template_string("{% if moves %}yes{% endif %}",
+                                      **inputs.context) == "yes"
+    with app.test_request_context(), reading() as listed:
+        assert render_template_string("{{ moves|map(attribute='to')|join(' ') }}",
+                                      **inputs.context) == "1,2 2,2"
+    with app.test_request_context(), reading() as serialised:
+        assert '"to": "2,2"' in render_template_string("{{ moves|tojson }}", **inputs.context)
+    assert asked == {("moves", "#truth")}
+    assert ("moves",) in listed and ("moves",) in serialised
+    # Another seat's turn with other moves still has moves: the first region stays as it was.
+    other = Inputs({"moves": [{"type": "walk", "to": "3,3"}]})
+    assert other.digest(("moves", "#truth")) == inputs.digest(("moves", "#truth"))
+    assert other.digest(("moves",)) != inputs.digest(("moves",))
+    assert Inputs({"moves": []}).digest(("moves", "#truth")) != inputs.digest(("moves", "#truth"))
+
+
 def test_a_function_that_names_its_inputs_is_compared_by_them_and_a_bare_one_never_is():
     same = Inputs({"f": Call(len, "x")}), Inputs({"f": Call(str, "x")})
     assert same[0].digest(("f",)) == same[1].digest(("f",))

@@ -18,7 +18,7 @@ import math
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
@@ -368,6 +368,58 @@ class _Scene:
     heights: dict[tuple[int, int], int]
     #: The blocks' pieces of the painter's list: (depth, layer, name, svg).
     items: tuple[tuple[int, int, str, str], ...]
+    #: The blocks' labels as drawn, by the block whose label is big (a build step's).
+    labels: dict[str | None, list[str]] = field(default_factory=dict)
+
+    @functools.cached_property
+    def highest(self) -> int:
+        """The height of the highest voxel (the table's is -1)."""
+        return max(self.heights.values(), default=0) - 1
+
+    def hidden_point(self, px: float, py: float, pz: float) -> bool:
+        """Whether a point on a top is hidden from the viewer by a voxel in front of it."""
+        x, y, z = math.floor(px - 0.5), math.floor(py - 0.5), math.floor(pz - 0.5)
+        # Only as far along the line of sight as there are voxels high enough to meet it.
+        for k in range(1, min(40, self.highest - z + 1)):
+            if (x + k, y + k, z + k) in self.owner or (x + k, y + k, z + k + 1) in self.owner:
+                return True
+        return False
+
+    def top_block(self, x: int, y: int) -> _Box | None:
+        h = self.heights.get((x, y), 0)
+        return self.owner.get((x, y, h - 1)) if h else None
+
+    def labelled(self, named: _Ids, big: str | None) -> list[str]:
+        """Every block's id on the visible part of its top; ``big``'s is big enough for a
+        small picture (a build step's new block). Kept: a walk or a stone leaves them."""
+        found = self.labels.get(big)
+        if found is None:
+            found = self.labels[big] = [label for box in sorted(self.boxes, key=lambda b: b.id)
+                                        if (label := self._label(box, named, big)) is not None]
+        return found
+
+    def _label(self, box: _Box, named: _Ids, big: str | None) -> str | None:
+        tops = [(x, y) for x in range(box.x0, box.x1) for y in range(box.y0, box.y1)
+                if self.heights.get((x, y)) == box.z1 and self.top_block(x, y) is box]
+        seen = [s for s in tops if not self.hidden_point(s[0] + 0.5, s[1] + 0.5, box.z1)]
+        if not seen:
+            return None
+        if len(seen) == (box.x1 - box.x0) * (box.y1 - box.y0):
+            px, py = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
+        else:
+            sx_, sy_ = max(seen, key=lambda s: (s[0] + s[1], s[0]))
+            px, py = sx_ + 0.5, sy_ + 0.5
+        sx, sy = _project(px, py, box.z1)
+        large = box.id == big
+        font = UNIT * (1.25 if large else 0.62)
+        return (f'<text{named.attr("label", box.id)} x="{_n(sx)}" '
+                f'y="{_n(sy + font * 0.35)}" text-anchor="middle" '
+                f'font-size="{_n(font)}" font-weight="700" '
+                'font-family="sans-serif" fill="#111" '
+                f'stroke="{HIGHLIGHT if large else "#fff"}" '
+                f'stroke-width="{3.5 if large else 2.4}" paint-order="stroke" '
+                f'class="cl-label" data-block="{escape(box.id)}">'
+                f'{escape(box.id)}</text>')
 
 
 #: Scenes drawn lately, by their blocks, turn, highlighted block and id prefix.
@@ -500,7 +552,7 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
         blocks = every
 
     scene = _scene(blocks, turn, highlight, named)
-    boxes, owner, heights = scene.boxes, scene.owner, scene.heights
+    boxes, heights = scene.boxes, scene.heights
 
     # The table: the whole tower's footprint (every block, so build steps line up) plus a
     # margin, and a strip in front for the figures still on the table.
@@ -527,9 +579,7 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
 
     items = list(scene.items)  # (depth, layer, name, svg): the blocks', then the rest
 
-    def top_block(x: int, y: int) -> _Box | None:
-        h = heights.get((x, y), 0)
-        return owner.get((x, y, h - 1)) if h else None
+    top_block, hidden_point = scene.top_block, scene.hidden_point
 
     occupied: set[tuple[int, int]] = set()
     standing: list[tuple[int, int, int, int]] = []  # seat, x, y, height of the figures up
@@ -552,16 +602,6 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
         items.append((math.ceil(tx + ty), 2, _key("fig", seat),
                       _figure(sx, sy, _seat_colour(view, seat), seat, True,
                               named.attr("fig", seat, "t", tx, ty))))
-
-    def hidden_point(px: float, py: float, pz: float) -> bool:
-        """Whether a point on a top is hidden from the viewer by a voxel in front of it."""
-        for k in range(1, 40):
-            for dz in (k, k + 1):
-                voxel = (math.floor(px - 0.5) + k, math.floor(py - 0.5) + k,
-                         math.floor(pz - 0.5) + dz)
-                if voxel in owner:
-                    return True
-        return False
 
     # Stones go over the scene, under the labels: a stone half behind a block still shows.
     stones: list[str] = []
@@ -587,30 +627,8 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
 
     overlay: list[str] = list(stones)
     if labels:
-        for box in sorted(boxes, key=lambda box: box.id):
-            tops = [(x, y) for x in range(box.x0, box.x1) for y in range(box.y0, box.y1)
-                    if heights.get((x, y)) == box.z1 and top_block(x, y) is box]
-            seen = [s for s in tops if not hidden_point(s[0] + 0.5, s[1] + 0.5, box.z1)]
-            if not seen:
-                continue
-            whole = len(seen) == (box.x1 - box.x0) * (box.y1 - box.y0)
-            if whole:
-                px, py = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
-            else:
-                sx_, sy_ = max(seen, key=lambda s: (s[0] + s[1], s[0]))
-                px, py = sx_ + 0.5, sy_ + 0.5
-            sx, sy = _project(px, py, box.z1)
-            # A build step's new block gets a label big enough for a small picture.
-            big = upto is not None and box.id == highlight
-            font = UNIT * (1.25 if big else 0.62)
-            overlay.append(f'<text{named.attr("label", box.id)} x="{_n(sx)}" '
-                           f'y="{_n(sy + font * 0.35)}" text-anchor="middle" '
-                           f'font-size="{_n(font)}" font-weight="700" '
-                           'font-family="sans-serif" fill="#111" '
-                           f'stroke="{HIGHLIGHT if big else "#fff"}" '
-                           f'stroke-width="{3.5 if big else 2.4}" paint-order="stroke" '
-                           f'class="cl-label" data-block="{escape(box.id)}">'
-                           f'{escape(box.id)}</text>')
+        # A build step's new block gets a label big enough for a small picture.
+        overlay.extend(scene.labelled(named, highlight if upto is not None else None))
     for seat, x, y, h in standing:
         if hidden_point(x + 0.5, y + 0.5, h) or hidden_point(x + 0.5, y + 0.5, h + 1):
             sx, sy = _project(x + 0.5, y + 0.5, h)

@@ -40,7 +40,8 @@ _SPACES = re.compile(r"\s+")
 _SVG = ("<svg>", "g", "</svg>")
 _CONTEXT = {**dict.fromkeys(("g", "path", "text", "circle", "ellipse", "rect", "polygon",
                              "line", "polyline"), _SVG),
-            "tr": ("<table>", "tbody", "</table>")}
+            "tr": ("<table>", "tbody", "</table>"),
+            **dict.fromkeys(("td", "th"), ("<table>", "tr", "</table>"))}
 _PLAIN = ("", "template", "")
 
 

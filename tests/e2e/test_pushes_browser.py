@@ -88,13 +88,14 @@ CANONICAL = """el => {
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_after_pushes_the_page_is_what_a_fresh_page_shows(browser, live_server, game):
-    """Pushes edit the board, the seats and the log item by item (squares, blocks, lines;
-    SVG ones too): after a dozen moves the phone and the table screen show exactly what
-    they would show when loaded afresh."""
+    """Pushes edit the board, the seats, the log and a phone's own things item by item
+    (squares, blocks, lines, The Climbers' map cells; SVG ones too): after a dozen moves
+    the phone and the table screen show exactly what they would show when loaded afresh."""
     app, base = live_server["app"], live_server["base"]
     players = 3
     table = ApiTable(app.test_client(), game=game, players=players, seed=11).join_all()
     table.start(first_seat=0)
+    table.finish_building()
     rng = random.Random(5)
     phone_context = browser.new_context(**PHONE)
     phone_context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[1],
@@ -119,7 +120,9 @@ def test_after_pushes_the_page_is_what_a_fresh_page_shows(browser, live_server, 
     for page in (phone, screen):
         fresh = page.context.new_page()
         fresh.goto(page.url)
-        for region in ("#board", "#seats", "#log"):
+        regions = ("#private", "#board", "#seats", "#log") if page is phone else \
+            ("#board", "#seats", "#log")
+        for region in regions:
             pushed, loaded = (p.locator(region).evaluate(CANONICAL) for p in (page, fresh))
             at = next((i for i, (a, b) in enumerate(zip(pushed, loaded, strict=False))
                        if a != b), min(len(pushed), len(loaded)))

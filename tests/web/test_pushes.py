@@ -8,6 +8,7 @@ import base64
 import random
 import re
 import socket
+import statistics
 import threading
 from html.parser import HTMLParser
 
@@ -318,3 +319,36 @@ def test_another_players_move_leaves_a_phones_one_tap_forms_alone(app):
     assert "data-confirm-move" in before
     table.post_move(1, next(m for m in table.moves(1) if m["type"] == "place"))
     assert own_region() == before
+
+
+def test_the_climbers_early_moves_send_a_waiting_phone_its_budget_not_its_whole_map(app):
+    """The first moves of The Climbers move blocks to the table and figures off it. What
+    they change beside the map (who is still on the table, a player's own figure and stone,
+    the map's legend) is morphed alone: the median push to a waiting phone stays within
+    the issue's 8 KB, the screen's within 16 KB."""
+    table = ApiTable(app.test_client(), game="climbers", players=5, seed=1).join_all()
+    table.start(first_seat=0)
+    table.finish_building()
+    live = app.extensions["tables"].get(table.code)
+    viewers = [Connection(None, table.code, seat, "en") for seat in range(5)]
+    viewers.append(Connection(None, table.code, None, "en"))
+    with app.app_context():
+        for conn in viewers:
+            changes(conn, render_for(live, conn))
+    rng = random.Random(1)
+    phone_bytes: list[int] = []
+    screen_bytes: list[int] = []
+    for seq in range(25):
+        found = table.seat_to_move()
+        assert found is not None
+        seat, moves = found
+        table.post_move(seat, rng.choice(moves), seq=seq)
+        with app.app_context():
+            for conn in viewers:
+                sent = len(changes(conn, render_for(live, conn)).encode())
+                if conn.seat is None:
+                    screen_bytes.append(sent)
+                elif conn.seat != seat:
+                    phone_bytes.append(sent)
+    assert statistics.median(phone_bytes) <= 8_000, sorted(phone_bytes)
+    assert statistics.median(screen_bytes) <= 16_000, sorted(screen_bytes)

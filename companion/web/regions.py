@@ -20,7 +20,7 @@ from markupsafe import Markup
 from companion.i18n import current_lang
 from companion.live import Connection, Part, remember
 from companion.tables import Table
-from companion.web.memo import Inputs, ReadingContext, RegionMemo, fragment, watch_json
+from companion.web.memo import Call, Inputs, ReadingContext, RegionMemo, fragment, watch_json
 from companion.web.render import screen_context, viewer_context
 
 #: A phone's regions in page order: (element id, template).
@@ -53,7 +53,9 @@ def regions(table: Table, seat: int | None, is_host: bool = False,
     else:
         context, layout = viewer_context(table, seat, chosen=chosen), PHONE
     context["notice"] = notice
-    context["log_lines"] = log_lines(table, context)
+    context["log_lines"] = Call(lambda: log_lines(table, context), table.code,
+                                context["match_no"], [seat["name"] for seat in context["seats"]],
+                                context["log"])
     reuse = _reuse(memo, context)
     parts = []
     for region_id, template in layout:
@@ -90,7 +92,9 @@ def phone_board(table: Table, memo: RegionMemo | None = None) -> Part:
 
 def log_lines(table: Table, context: dict[str, Any]) -> list[Markup]:
     """The log's lines, newest first. A line is rendered once for all the viewers who see
-    the same move (moves another viewer sees redacted differ)."""
+    the same move (moves another viewer sees redacted differ). Templates call it through
+    the context's ``log_lines``, named by what the lines show: a push whose log region is
+    unchanged does not look them up."""
     cache: OrderedDict[tuple[Any, ...], str] = current_app.extensions["log_lines"]
     lock: threading.Lock = current_app.extensions["log_lines_lock"]
     names = tuple(seat["name"] for seat in context["seats"])

@@ -60,63 +60,13 @@ def _record(read: Read) -> None:
         reads.add(read)
 
 
-class Watched(Mapping[str, Any]):
-    """A mapping (a view) that records which of its keys are read: ``view.hand`` in a
-    template, ``view.get("hand")`` in a helper. A mapping inside it is watched the same
-    way, so reading one seat's entry of a table of seats reads only that entry; going
-    through all its keys reads it whole."""
+class _Reading:
+    """What a watched mapping and a watched list share: going through it, or taking its
+    length, reads it whole; asking whether it is empty reads only that."""
 
-    def __init__(self, path: Read, data: Mapping[str, Any]) -> None:
+    def __init__(self, path: Read, data: Any) -> None:
         self._path = path
         self._data = data
-
-    def __getitem__(self, key: str) -> Any:
-        value = self._data[key]
-        if isinstance(value, Mapping):
-            return Watched((*self._path, key), value)
-        _record((*self._path, key))
-        return value
-
-    def __contains__(self, key: object) -> bool:
-        _record((*self._path, key))
-        return key in self._data
-
-    def __iter__(self) -> Iterator[str]:
-        _record(self._path)
-        return iter(self._data)
-
-    def __len__(self) -> int:
-        _record(self._path)
-        return len(self._data)
-
-    def __bool__(self) -> bool:
-        _record((*self._path, _TRUTH))
-        return bool(self._data)
-
-    def unwatched(self) -> Mapping[str, Any]:
-        """The mapping itself, read whole (to serialise it)."""
-        _record(self._path)
-        return self._data
-
-
-class WatchedList(Sequence[Any]):
-    """A list (a seat's legal moves) whose emptiness can be read alone: ``{% if moves %}``
-    reads only whether there are any, while going through it reads it whole. A seat about
-    to move a block in The Climbers has thousands of moves; most regions only ask whether
-    it is the seat's turn."""
-
-    def __init__(self, path: Read, data: Sequence[Any]) -> None:
-        self._path = path
-        self._data = data
-
-    @overload
-    def __getitem__(self, index: int) -> Any: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Any]: ...
-
-    def __getitem__(self, index: int | slice) -> Any:
-        _record(self._path)
-        return self._data[index]
 
     def __iter__(self) -> Iterator[Any]:
         _record(self._path)
@@ -130,10 +80,44 @@ class WatchedList(Sequence[Any]):
         _record((*self._path, _TRUTH))
         return bool(self._data)
 
-    def unwatched(self) -> Sequence[Any]:
-        """The list itself, read whole (to serialise it)."""
+    def unwatched(self) -> Any:
+        """The mapping or list itself, read whole (to serialise it)."""
         _record(self._path)
         return self._data
+
+
+class Watched(_Reading, Mapping[str, Any]):
+    """A mapping (a view) that records which of its keys are read: ``view.hand`` in a
+    template, ``view.get("hand")`` in a helper. A mapping inside it is watched the same
+    way, so reading one seat's entry of a table of seats reads only that entry; going
+    through all its keys reads it whole."""
+
+    def __getitem__(self, key: str) -> Any:
+        value = self._data[key]
+        if isinstance(value, Mapping):
+            return Watched((*self._path, key), value)
+        _record((*self._path, key))
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        _record((*self._path, key))
+        return key in self._data
+
+
+class WatchedList(_Reading, Sequence[Any]):
+    """A list (a seat's legal moves) whose emptiness can be read alone: ``{% if moves %}``
+    reads only whether there are any, while going through it reads it whole. A seat about
+    to move a block in The Climbers has thousands of moves; most regions only ask whether
+    it is the seat's turn."""
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Any]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        _record(self._path)
+        return self._data[index]
 
 
 class ReadingContext(Context):
@@ -141,7 +125,7 @@ class ReadingContext(Context):
 
     def resolve_or_missing(self, key: str) -> Any:
         value = super().resolve_or_missing(key)
-        if not isinstance(value, Watched | WatchedList):
+        if not isinstance(value, _Reading):
             _record((key,))
         return value
 
@@ -152,7 +136,7 @@ def watch_json(app: Flask) -> None:
     plain: Callable[[Any], Any] = getattr(provider, "default", _plain)
 
     def default(value: Any) -> Any:
-        return value.unwatched() if isinstance(value, Watched | WatchedList) else plain(value)
+        return value.unwatched() if isinstance(value, _Reading) else plain(value)
 
     app.jinja_env.policies["json.dumps_function"] = \
         lambda value, **kwargs: provider.dumps(value, **dict(kwargs, default=default))
@@ -173,7 +157,7 @@ class Call:
 def _plain(value: Any) -> Any:
     if isinstance(value, Call):
         return value.inputs
-    if isinstance(value, Watched | WatchedList):
+    if isinstance(value, _Reading):
         return value.unwatched()
     if isinstance(value, set | frozenset):
         return sorted(value, key=repr)

@@ -22,7 +22,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, overload
 
 from flask import Flask, render_template
@@ -133,10 +133,10 @@ class ReadingContext(Context):
 def watch_json(app: Flask) -> None:
     """Let templates serialise a watched mapping (``|tojson``), reading it whole."""
     provider = app.json
-    plain: Callable[[Any], Any] = getattr(provider, "default", _plain)
+    fallback: Callable[[Any], Any] = getattr(provider, "default", plain)
 
     def default(value: Any) -> Any:
-        return value.unwatched() if isinstance(value, _Reading) else plain(value)
+        return value.unwatched() if isinstance(value, _Reading) else fallback(value)
 
     app.jinja_env.policies["json.dumps_function"] = \
         lambda value, **kwargs: provider.dumps(value, **dict(kwargs, default=default))
@@ -154,7 +154,8 @@ class Call:
         return self.function(*args, **kwargs)
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
+    """What ``json.dumps`` digests of a value it cannot serialise itself (its ``default``)."""
     if isinstance(value, Call):
         return value.inputs
     if isinstance(value, _Reading):
@@ -169,7 +170,7 @@ def _plain(value: Any) -> Any:
 def digest(value: Any) -> str | None:
     """A digest of ``value``'s content, or None when it has none (a bare function)."""
     try:
-        text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=_plain)
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=plain)
     except (TypeError, ValueError):
         return None
     return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
@@ -177,11 +178,22 @@ def digest(value: Any) -> str | None:
 
 @dataclass(frozen=True)
 class Drawn:
-    """A region (a ``Part``) or a fragment (its HTML) as drawn once, and the digests of
-    what it read."""
+    """A region or a fragment as drawn once, and the digests of what it read. A region's
+    ``shown`` holds a placeholder (``_SPLICE``) where each of its ``fragments`` goes: they
+    are kept and matched on their own, so a region whose fragment changed is not drawn
+    again, only put together again."""
 
     shown: Any
     reads: tuple[tuple[Read, str | None], ...]
+    fragments: tuple[str, ...] = ()
+    #: The region last put together from this drawing: (the fragments' HTML, the part).
+    assembled: list[tuple[tuple[str, ...], Part]] = field(default_factory=list,
+                                                          compare=False)
+
+
+#: Where a fragment's HTML goes in its region's drawing: private-use characters that no
+#: template writes.
+_SPLICE = "\ue000{}\ue001"
 
 
 class Inputs:
@@ -239,22 +251,40 @@ class RegionMemo:
              inputs: Inputs) -> Part:
         """Region ``region_id`` of ``inputs``' viewer, drawn by ``template`` in ``lang``,
         or as drawn before for a context that held the same values of what it read."""
-        part: Part = self._kept_or_drawn(
+        splices: list[str] = []
+        drawn = self._kept_or_drawn(
             code, (region_id, template, lang), inputs,
-            lambda: Part.of(region_id, render_template(template, **inputs.context)))
+            lambda: render_template(template, **inputs.context), splices)
+        htmls = tuple(self._fragment(code, lang, fragment_template, inputs).shown
+                      for fragment_template in drawn.fragments)
+        if drawn.assembled and all(
+                now is then for now, then in zip(htmls, drawn.assembled[0][0], strict=True)):
+            return drawn.assembled[0][1]
+        html = drawn.shown
+        for number, fragment_html in enumerate(htmls):
+            html = html.replace(_SPLICE.format(number), fragment_html, 1)
+        part = Part.of(region_id, html)
+        drawn.assembled[:] = [(htmls, part)]
         return part
 
     def fragment(self, code: str, lang: str, template: str, inputs: Inputs) -> Markup:
-        """A fragment of the region being drawn, by its own ``template`` from the region's
-        context: kept and shared on its own (a map every waiting phone shows alike, inside
-        a region that also holds the seat's own things)."""
-        html: Markup = self._kept_or_drawn(
-            code, ("#fragment", template, lang), inputs,
-            lambda: Markup(render_template(template, **inputs.context)))
+        """A fragment of a fragment being drawn, by its own ``template`` from the same
+        context: kept and shared on its own, and read by the fragment that holds it."""
+        found = self._fragment(code, lang, template, inputs)
+        for read, _ in found.reads:
+            _record(read)
+        html: Markup = found.shown
         return html
 
+    def _fragment(self, code: str, lang: str, template: str, inputs: Inputs) -> Drawn:
+        def draw() -> Markup:
+            return Markup(render_template(template, **inputs.context))
+        return self._kept_or_drawn(code, ("#fragment", template, lang), inputs, draw)
+
     def _kept_or_drawn(self, code: str, key: tuple[str, str, str], inputs: Inputs,
-                       draw: Callable[[], Any]) -> Any:
+                       draw: Callable[[], Any], splices: list[str] | None = None) -> Drawn:
+        """A drawing kept for a context that held what it read, or drawn now. While a
+        region draws, ``splices`` collects the fragments it holds (see ``Drawn``)."""
         with self._lock:
             kept = list(self._tables.get(code, {}).get(key, ()))
         found = next((drawn for drawn in kept if inputs.matches(drawn)), None)
@@ -265,38 +295,41 @@ class RegionMemo:
                 if drawings and found in drawings and drawings[0] is not found:
                     drawings.remove(found)
                     drawings.insert(0, found)
-        else:
-            token = _drawing.set((self, code, key[2], inputs))
-            try:
-                with reading() as reads:
-                    shown = draw()
-            finally:
-                _drawing.reset(token)
-            found = Drawn(shown, tuple((read, inputs.digest(read))
-                                       for read in sorted(reads, key=repr)))
-            with self._lock:
-                table = self._tables.setdefault(code, {})
-                self._tables.move_to_end(code)
-                table[key] = [found, *table.get(key, ())][:self.KEPT]
-                while len(self._tables) > TABLES_KEPT:
-                    self._tables.popitem(last=False)
-            self.drawn += 1
-        for read, _ in found.reads:  # a region holding this fragment read all it read
-            _record(read)
-        return found.shown
+            return found
+        token = _drawing.set((self, code, key[2], inputs, splices))
+        try:
+            with reading() as reads:
+                shown = draw()
+        finally:
+            _drawing.reset(token)
+        found = Drawn(shown, tuple((read, inputs.digest(read))
+                                   for read in sorted(reads, key=repr)),
+                      tuple(splices or ()))
+        with self._lock:
+            table = self._tables.setdefault(code, {})
+            self._tables.move_to_end(code)
+            table[key] = [found, *table.get(key, ())][:self.KEPT]
+            while len(self._tables) > TABLES_KEPT:
+                self._tables.popitem(last=False)
+        self.drawn += 1
+        return found
 
 
-#: The drawing under way, for the fragments drawn inside it: (memo, table, language, inputs).
-_drawing: ContextVar[tuple[RegionMemo, str, str, Inputs] | None] = ContextVar(
-    "region_drawing", default=None)
+#: The drawing under way, for the fragments drawn inside it: (memo, table, language,
+#: inputs, and where a region being drawn lists the fragments it holds; None in a fragment).
+_drawing: ContextVar[tuple[RegionMemo, str, str, Inputs, list[str] | None] | None] = \
+    ContextVar("region_drawing", default=None)
 
 
 @pass_context
 def fragment(context: Context, template: str) -> Markup:
     """For a template: ``template`` drawn from the same context, kept and shared on its own
-    while a push draws the region (see ``RegionMemo.fragment``); drawn plainly otherwise."""
+    while a push draws the region (see ``RegionMemo.draw``); drawn plainly otherwise."""
     drawing = _drawing.get()
     if drawing is None:
         return Markup(render_template(template, **context.get_all()))
-    memo, code, lang, inputs = drawing
-    return memo.fragment(code, lang, template, inputs)
+    memo, code, lang, inputs, splices = drawing
+    if splices is None:
+        return memo.fragment(code, lang, template, inputs)
+    splices.append(template)
+    return Markup(_SPLICE.format(len(splices) - 1))

@@ -10,9 +10,10 @@ import random
 import pytest
 from flask import render_template_string
 from flask_babel import force_locale
+from jinja2 import ChoiceLoader, DictLoader
 
 from companion.live import Connection
-from companion.web.memo import Call, Inputs, Watched, reading
+from companion.web.memo import Call, Inputs, RegionMemo, Watched, reading
 from companion.web.regions import regions, render_for
 from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, bearer
 
@@ -67,6 +68,29 @@ def test_a_phone_waiting_for_its_turn_is_not_redrawn_when_another_seat_moves(app
     table.post_move(0, moves[0])
     after = own_regions()
     assert all(after[region] is before[region] for region in before)
+
+
+def test_a_region_whose_fragment_changed_is_put_together_again_not_drawn_again(app):
+    """A phone's own region holds the map every phone shares: a move that changes only
+    the map draws the map once, and each phone's own things are not drawn again."""
+    app.jinja_env.loader = ChoiceLoader([DictLoader({
+        "t/own.html": '<div id="own">{{ said(name) }}{{ fragment("t/shared.html") }}</div>',
+        "t/shared.html": "<p>{{ view.height }}</p>",
+    }), app.jinja_env.loader])
+    drawn: list[str] = []
+    said = Call(lambda name: drawn.append(name) or name)
+    memo = RegionMemo()
+
+    def own(name: str, height: int) -> str:
+        inputs = Inputs({"name": name, "said": said, "view": {"height": height}})
+        with app.test_request_context():
+            return memo.draw("T", "en", "own", "t/own.html", inputs).html
+
+    assert own("Ann", 1) == '<div id="own">Ann<p>1</p></div>'
+    assert own("Ann", 2) == '<div id="own">Ann<p>2</p></div>'
+    assert own("Bob", 2) == '<div id="own">Bob<p>2</p></div>'
+    assert own("Ann", 2) == '<div id="own">Ann<p>2</p></div>'
+    assert drawn == ["Ann", "Bob"]  # the map changed; Ann's own things were drawn once
 
 
 def test_a_region_reads_the_names_it_looks_up_and_the_view_down_to_the_values(app):

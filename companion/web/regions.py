@@ -14,10 +14,9 @@ from collections import OrderedDict
 from typing import Any
 
 from flask import current_app, render_template
-from flask_babel import force_locale
 from markupsafe import Markup
 
-from companion.i18n import current_lang
+from companion.i18n import current_lang, drawing_in
 from companion.live import Connection, Part, remember
 from companion.tables import Table
 from companion.web.memo import Call, Inputs, ReadingContext, RegionMemo, fragment, watch_json
@@ -138,7 +137,7 @@ def render_for(table: Table, conn: Connection) -> list[Part]:
     board_key = ("phone board", conn.lang)
     board: Part | None = None
     with current_app.test_request_context(base_url="http://companion/"), \
-            force_locale(conn.lang):
+            drawing_in(conn.lang):
         if conn.seat is None:
             parts = regions(table, None, conn.is_host, memo=memo)
         else:
@@ -174,7 +173,7 @@ def page_memory(parts: list[Part], pushed: list[Part] | None = None) -> str:
 def farewell(conn: Connection) -> str:
     """What a phone is told when the host frees its seat: it goes back to the join page."""
     with current_app.test_request_context(base_url="http://companion/"), \
-            force_locale(conn.lang):
+            drawing_in(conn.lang):
         return render_template("phone/freed.html", code=conn.code)
 
 

@@ -15,6 +15,7 @@ from companion.web import (
     home,
     join,
     phone,
+    pieces,
     ratelimit,
     regions,
     rules,
@@ -37,6 +38,7 @@ def init_app(app: Flask) -> None:
     sockets.register(sock)
     install_renderer(app)
     regions.install(app)
+    pieces.install(app)
 
 
 def template_loader(app: Flask) -> BaseLoader:

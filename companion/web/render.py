@@ -77,9 +77,13 @@ def pick_context(table: Table, seat: int, moves: list[dict[str, Any]],
                          if key == pick.key else None, pick.key, settles),
         "chosen_json": json.dumps(chosen, separators=(",", ":")),
         "confirm": confirm,
-        "next_pick": Call(lambda key, value: json.dumps(dict(chosen, **{key: value}),
-                                                        separators=(",", ":")), chosen),
+        "next_pick": Call(lambda key, value: pick_json(chosen, key, value), chosen),
     }
+
+
+def pick_json(picked: dict[str, Any], key: str, value: Any) -> str:
+    """What the player picked so far and ``key``'s ``value``, as a pick address carries it."""
+    return json.dumps(dict(picked, **{key: value}), separators=(",", ":"))
 
 
 def why_url(code: str, chosen: dict[str, Any]) -> Call:
@@ -164,3 +168,4 @@ def install_renderer(app: Flask) -> None:
     app.jinja_env.globals["rule_source"] = clause_source
     app.jinja_env.globals["outcome_reason"] = outcome_reason
     app.jinja_env.globals["outcome_score"] = outcome_score
+    app.jinja_env.globals["pick_json"] = pick_json

@@ -30,6 +30,9 @@ ROWS_TOP_DOWN = tuple(range(ROWS, 0, -1))
 
 
 class HeuchelMeuchelHelpers:
+    #: The board's drawing: the row labels' width, a column's width, a row's height, and
+    #: the column numbers' band at the top.
+    label_width, column_width, row_height, head = 74, 62, 38, 30
     columns = tuple(range(1, COLUMNS + 1))
     rows_top_down = ROWS_TOP_DOWN
     ranks_high_first = tuple(range(len(RANK_IDS), 0, -1))
@@ -77,6 +80,20 @@ class HeuchelMeuchelHelpers:
     def square(self, view: dict[str, Any], column: int, row: int) -> dict[str, Any] | None:
         return view["board"][column - 1][row - 1]
 
+
+    def house(self, view: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Every square of the board, top row first, as its piece draws it: where it is,
+        its stack, and whether the stack moved this turn or is a favour's victim."""
+        moved = view.get("moved") or {}
+        favour_row = moved.get("row") if view.get("phase") == "favour" else None
+        victims = {v["column"] for v in view.get("victims", [])} if favour_row else set()
+        board = view["board"]
+        return [{"column": column, "row": row, "square": board[column - 1][row - 1],
+                 "x": self.label_width + (column - 1) * self.column_width,
+                 "y": self.head + (ROWS - row) * self.row_height,
+                 "moved": moved.get("column") == column and moved.get("row") == row,
+                 "victim": row == favour_row and column in victims}
+                for row in ROWS_TOP_DOWN for column in self.columns]
 
     def victim(self, view: dict[str, Any], column: int) -> dict[str, Any] | None:
         return next((v for v in view.get("victims", []) if v["column"] == column), None)

@@ -83,6 +83,10 @@ class Table:
     #: "right"; see ``SCREEN_SIDES``): a phone draws the table as its player sees it.
     sitting: dict[int, str] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
+    #: The views of the current state drawn so far, by seat: a push asks for each viewer's
+    #: view, and the public one for the screen, the phones' board and the log.
+    _views: tuple[State | None, dict[int | None, Mapping[str, Any]]] = \
+        field(default_factory=lambda: (None, {}), repr=False)
 
     @property
     def code(self) -> str:
@@ -131,9 +135,16 @@ class Table:
         return self.game.legal_moves(self.state, seat)
 
     def view_for(self, seat: int | None) -> Mapping[str, Any] | None:
-        if self.state is None:
+        state = self.state
+        if state is None:
             return None
-        return self.game.view(self.state, seat)
+        kept_state, views = self._views
+        if kept_state is not state:
+            views = {}
+            self._views = (state, views)
+        if seat not in views:
+            views[seat] = self.game.view(state, seat)
+        return views[seat]
 
     def outcome(self) -> dict[str, Any] | None:
         match = self.match

@@ -19,6 +19,7 @@ import pytest
 
 from companion.live import Connection, changes
 from companion.web.regions import render_for
+from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable
 from tests.web.hostile_kit import (
     GAMES,
     Seated,
@@ -30,6 +31,7 @@ from tests.web.hostile_kit import (
     random_move,
 )
 
+BY_GAME = {spec.id: spec for spec in GAMES_UNDER_TEST}
 #: Moves per playout: 30, but Heuchel & Meuchel's set-up alone takes some 45.
 MOVES = {"heuchel-meuchel": 60}
 SEEDS = {"seventh-heaven": 101, "heuchel-meuchel": 202, "skyrunner": 303, "climbers": 404}
@@ -297,3 +299,20 @@ def test_a_changed_skyrunner_choice_leaves_no_trace(app):
     assert seq == once.api.view(1)["seq"] < changed.table.seq
     move = next(m for m in changed.table.moves_for(1) if m["type"] == "choose")
     assert changed.api.post_move(1, move, seq=seq).status_code == 200  # not stale
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_the_views_kept_for_the_state_are_each_viewers_own(app, game):
+    """A push asks for each viewer's view of the state, kept until the state changes:
+    every seat and the table screen get their own view, and a move gives fresh ones."""
+    players = min(BY_GAME[game].engine.max_players, 4)
+    table = ApiTable(app.test_client(), game=game, players=players, seed=17).join_all()
+    table.start(first_seat=0)
+    live = app.extensions["tables"].get(table.code)
+    rng = random.Random(17)
+    for _ in range(12):
+        for viewer in (None, *range(players)):
+            assert live.view_for(viewer) == live.game.view(live.state, viewer)
+        found = table.seat_to_move()
+        assert found is not None
+        table.post_move(found[0], rng.choice(found[1]))

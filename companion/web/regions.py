@@ -19,7 +19,15 @@ from markupsafe import Markup
 from companion.i18n import current_lang, drawing_in
 from companion.live import Connection, Part, remember
 from companion.tables import Table
-from companion.web.memo import Call, Inputs, ReadingContext, RegionMemo, fragment, watch_json
+from companion.web.memo import (
+    Call,
+    Inputs,
+    ReadingContext,
+    RegionMemo,
+    fragment,
+    reading,
+    watch_json,
+)
 from companion.web.render import screen_context, viewer_context
 
 #: A phone's regions in page order: (element id, template).
@@ -110,9 +118,11 @@ def log_lines(table: Table, context: dict[str, Any]) -> list[Markup]:
             if public is None:
                 with table.lock:
                     public = table.view_for(None)
-            html = render_template("partials/log_entry.html", entry=entry,
-                                   moment=lambda seq=entry["seq"]: table.moment(seq),
-                                   **dict(context, view=public))
+            # The line's key holds all it shows: what drawing it reads is not the region's.
+            with reading():
+                html = render_template("partials/log_entry.html", entry=entry,
+                                       moment=lambda seq=entry["seq"]: table.moment(seq),
+                                       **dict(context, view=public))
             with lock:
                 cache[key] = html
                 while len(cache) > LINES_KEPT:

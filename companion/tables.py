@@ -83,10 +83,11 @@ class Table:
     #: "right"; see ``SCREEN_SIDES``): a phone draws the table as its player sees it.
     sitting: dict[int, str] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
-    #: The views of the current state drawn so far, by seat: a push asks for each viewer's
-    #: view, and the public one for the screen, the phones' board and the log.
-    _views: tuple[State | None, dict[int | None, Mapping[str, Any]]] = \
-        field(default_factory=lambda: (None, {}), repr=False)
+    #: The views of the current state asked for so far, by seat (a push asks for each
+    #: viewer's, and the public one for the screen, the phones' board and the log), and
+    #: those of the state before it, which the log's newest line draws.
+    _views: list[tuple[State, dict[int | None, Mapping[str, Any]]]] = \
+        field(default_factory=list, repr=False)
 
     @property
     def code(self) -> str:
@@ -136,12 +137,16 @@ class Table:
 
     def view_for(self, seat: int | None) -> Mapping[str, Any] | None:
         state = self.state
-        if state is None:
-            return None
-        kept_state, views = self._views
-        if kept_state is not state:
+        return None if state is None else self._view(state, seat, keep=True)
+
+    def _view(self, state: State, seat: int | None, keep: bool = False) -> Mapping[str, Any]:
+        """``game.view``, kept for the current state (``keep``) and the one before it."""
+        views = next((kept for kept_state, kept in self._views if kept_state is state), None)
+        if views is None:
+            if not keep:
+                return self.game.view(state, seat)
             views = {}
-            self._views = (state, views)
+            self._views = [*self._views[-1:], (state, views)]
         if seat not in views:
             views[seat] = self.game.view(state, seat)
         return views[seat]
@@ -174,8 +179,8 @@ class Table:
         with self.lock:
             before = self.befores.get(seq)
             after = next((step.after for step in self.steps if step.entry.seq == seq), None)
-            return {"before": None if before is None else self.game.view(before, None),
-                    "after": None if after is None else self.game.view(after, None)}
+            return {"before": None if before is None else self._view(before, None),
+                    "after": None if after is None else self._view(after, None)}
 
     def log_for(self, viewer: int | None) -> list[dict[str, Any]]:
         """The match's log as ``viewer`` may see it: moves redacted, undos shown, what the

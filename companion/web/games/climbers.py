@@ -114,6 +114,12 @@ class ClimbersHelpers:
         except (ValueError, TypeError, IndexError):
             return "grey"
 
+    def figures(self, view: dict[str, Any], seats: list[dict[str, Any]]) -> dict[int, Any]:
+        """Each figure as the map shows it, by seat: its player's name and colour."""
+        return {int(seat): {"seat": int(seat), "name": seats[int(seat)]["name"],
+                            "colour": self.seat_colour(view, seat)}
+                for seat in view.get("figures") or {}}
+
     def on_table(self, view: dict[str, Any]) -> list[int]:
         """The seats whose figure stands on the table."""
         return sorted(int(seat) for seat, fig in (view.get("figures") or {}).items()

@@ -14,18 +14,16 @@ the mover's (whose answer comes over HTTP).
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from companion import create_app  # noqa: E402
-from companion.live import Connection, changes  # noqa: E402
+from bench.playout import playout  # noqa: E402
+from companion.live import changes  # noqa: E402
 from companion.web.games import BY_ID  # noqa: E402
 from companion.web.regions import render_for  # noqa: E402
 
@@ -37,52 +35,22 @@ CARD_GAME_BUDGET = (3_000, 6_000)
 def play(game_id: str, seed: int, moves: int) -> tuple[list[int], list[int],
                                                         dict[str, list[int]]]:
     """Bytes per move to the other phones and to the screen, and per region."""
-    app = create_app({"DATABASE": str(Path(tempfile.mkdtemp()) / "pushes.sqlite"),
-                      "PUBLIC_HOST": "127.0.0.1"})
-    rng = random.Random(seed)
-    with app.app_context():
-        tables = app.extensions["tables"]
-        engine = BY_ID[game_id].engine
-        players = min(engine.max_players, 6)
-        table, _ = tables.create(game_id, players, {}, seed=seed)
-        for seat in range(players):
-            tables.join(table, f"Player {seat + 1}", seat)
-        tables.start(table, first_seat=0)
-        viewers = [Connection(None, table.code, seat, "en") for seat in range(players)]
-        viewers.append(Connection(None, table.code, None, "en"))
+    phone_bytes: list[int] = []
+    screen_bytes: list[int] = []
+    by_region: dict[str, list[int]] = defaultdict(list)
+    for table, seat, viewers in playout(game_id, seed, moves):
         for conn in viewers:
+            total = 0
             for part in render_for(table, conn):
-                changes(conn, [part])
-        phone_bytes: list[int] = []
-        screen_bytes: list[int] = []
-        by_region: dict[str, list[int]] = defaultdict(list)
-        for number in range(moves):
-            if table.outcome() is not None:
-                break
-            movers = [(seat, table.moves_for(seat)) for seat in range(players)]
-            # Players set up without taking a card back, and choose a secret card once (a
-            # changed choice is pushed to nobody: it is no ordinary move).
-            movers = [(seat, [m for m in ms if m.get("type") != "lift"
-                              and not (m.get("type") == "choose"
-                                       and (table.view_for(seat) or {}).get("choice"))])
-                      for seat, ms in movers]
-            movers = [(seat, ms) for seat, ms in movers if ms]
-            if not movers:
-                break
-            seat, legal = rng.choice(movers)
-            tables.submit(table, seat, rng.choice(legal), table.seq_for(seat), f"bench-{number}")
-            for conn in viewers:
-                total = 0
-                for part in render_for(table, conn):
-                    sent = len(changes(conn, [part]).encode())
-                    total += sent
-                    if conn.seat is None or conn.seat != seat:
-                        by_region[f"{'screen' if conn.seat is None else 'phone'} "
-                                  f"{part.id}"].append(sent)
-                if conn.seat is None:
-                    screen_bytes.append(total)
-                elif conn.seat != seat:
-                    phone_bytes.append(total)
+                sent = len(changes(conn, [part]).encode())
+                total += sent
+                if conn.seat is None or conn.seat != seat:
+                    by_region[f"{'screen' if conn.seat is None else 'phone'} "
+                              f"{part.id}"].append(sent)
+            if conn.seat is None:
+                screen_bytes.append(total)
+            elif conn.seat != seat:
+                phone_bytes.append(total)
     return phone_bytes, screen_bytes, by_region
 
 

@@ -1,0 +1,68 @@
+"""Rendering: the interpreter's work to draw every push of a move, in one process.
+
+Run: .venv/bin/python bench/render.py [--game ID] [--moves M] [--runs R] [--seed S]
+                                     [--no-render]
+
+For each game (or ``--game``) it seats the most players the game allows (capped at 6),
+plays seeded random legal moves through ``Tables.submit`` and, after each move, draws what
+every phone and one table screen would be pushed, with the hub's own renderer and diff.
+It reports the CPU time of those drawings per move: each move's shortest over ``--runs``
+fresh runs (a fresh app each, so nothing drawn in one run helps the next), then the median
+and mean over the moves, with the garbage collector set as the server's worker sets it.
+This machine's timings drift by a fifth or more from one minute to the next; for a
+comparison that does not, count instructions, which is the same from run to run: run one
+game under ``valgrind --tool=callgrind`` with ``--runs 1``, once as it is and once with
+``--no-render`` (the same moves, nothing drawn), and subtract.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.playout import playout  # noqa: E402
+from companion.gunicorn_config import post_worker_init  # noqa: E402
+from companion.live import changes  # noqa: E402
+from companion.web.games import BY_ID  # noqa: E402
+from companion.web.regions import render_for  # noqa: E402
+
+
+def play(game_id: str, seed: int, moves: int, render: bool) -> list[float]:
+    """The CPU seconds of the drawings after each move of one seeded game."""
+    spent: list[float] = []
+    for table, _, viewers in playout(game_id, seed, moves):
+        started = time.process_time()
+        if render:
+            for conn in viewers:
+                changes(conn, render_for(table, conn))
+        spent.append(time.process_time() - started)
+    return spent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=sorted(BY_ID), help="only this game")
+    parser.add_argument("--moves", type=int, default=80, help="moves at most per game")
+    parser.add_argument("--runs", type=int, default=3, help="fresh runs; each move's least")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-render", action="store_true",
+                        help="play the same moves and draw nothing (a baseline)")
+    args = parser.parse_args()
+    post_worker_init(None)  # the server's worker collects garbage as seldom
+    print("game | moves | ms per move, median | mean")
+    for game_id in [args.game] if args.game else BY_ID:
+        runs = [play(game_id, args.seed, args.moves, not args.no_render)
+                for _ in range(args.runs)]
+        least = [min(times) for times in zip(*runs, strict=True)]
+        print(f"{game_id} | {len(least)} | {statistics.median(least) * 1e3:.1f} | "
+              f"{statistics.fmean(least) * 1e3:.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,7 +1,7 @@
 """Rendering: the interpreter's work to draw every push of a move, in one process.
 
 Run: .venv/bin/python bench/render.py [--game ID] [--moves M] [--runs R] [--seed S]
-                                     [--no-render]
+                                     [--no-render] [--regions]
 
 For each game (or ``--game``) it seats the most players the game allows (capped at 6),
 plays seeded random legal moves through ``Tables.submit`` and, after each move, draws what
@@ -12,7 +12,9 @@ and mean over the moves, with the garbage collector set as the server's worker s
 This machine's timings drift by a fifth or more from one minute to the next; for a
 comparison that does not, count instructions, which is the same from run to run: run one
 game under ``valgrind --tool=callgrind`` with ``--runs 1``, once as it is and once with
-``--no-render`` (the same moves, nothing drawn), and subtract.
+``--no-render`` (the same moves, nothing drawn), and subtract. ``--regions`` also tells
+how many times a move draws each region and fragment (the rest are reused), and what a
+drawing took (wall time, in the first run).
 """
 
 from __future__ import annotations
@@ -21,10 +23,13 @@ import argparse
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from flask import current_app  # noqa: E402
 
 from bench.playout import playout  # noqa: E402
 from companion.gunicorn_config import post_worker_init  # noqa: E402
@@ -33,16 +38,23 @@ from companion.web.games import BY_ID  # noqa: E402
 from companion.web.regions import render_for  # noqa: E402
 
 
-def play(game_id: str, seed: int, moves: int, render: bool) -> list[float]:
-    """The CPU seconds of the drawings after each move of one seeded game."""
+def play(game_id: str, seed: int, moves: int,
+         render: bool) -> tuple[list[float], Counter[str], dict[str, float]]:
+    """The CPU seconds of the drawings after each move of one seeded game; and by region,
+    how many times it was drawn and the seconds that took."""
     spent: list[float] = []
+    memo = None
     for table, _, viewers in playout(game_id, seed, moves):
+        memo = current_app.extensions["region_memo"]
+        if not spent:  # the drawings before the first move are not a move's
+            memo.drawings.clear()
+            memo.seconds.clear()
         started = time.process_time()
         if render:
             for conn in viewers:
                 changes(conn, render_for(table, conn))
         spent.append(time.process_time() - started)
-    return spent
+    return spent, Counter(memo.drawings if memo else ()), dict(memo.seconds if memo else {})
 
 
 def main() -> None:
@@ -53,16 +65,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-render", action="store_true",
                         help="play the same moves and draw nothing (a baseline)")
+    parser.add_argument("--regions", action="store_true",
+                        help="how many times a move draws each region and fragment")
     args = parser.parse_args()
     post_worker_init(None)  # the server's worker collects garbage as seldom
     print("game | moves | ms per move, median | mean")
     for game_id in [args.game] if args.game else BY_ID:
         runs = [play(game_id, args.seed, args.moves, not args.no_render)
                 for _ in range(args.runs)]
-        least = [min(times) for times in zip(*runs, strict=True)]
+        least = [min(times) for times in zip(*(spent for spent, _, _ in runs), strict=True)]
         print(f"{game_id} | {len(least)} | {statistics.median(least) * 1e3:.1f} | "
               f"{statistics.fmean(least) * 1e3:.1f}")
-
+        if args.regions:
+            _, drawings, seconds = runs[0]
+            for name, took in sorted(seconds.items(), key=lambda item: -item[1]):
+                print(f"    {name}: {drawings[name] / len(least):.2f} drawings a move, "
+                      f"{took / drawings[name] * 1e3:.2f} ms each")
 
 if __name__ == "__main__":
     main()

@@ -168,8 +168,15 @@ def plain(value: Any) -> Any:
     raise TypeError(f"cannot digest {type(value).__name__}")
 
 
+#: Values whose ``repr`` is their content, told apart by their type's name.
+_SCALARS = (str, int, float, type(None))
+
+
 def digest(value: Any) -> str | None:
-    """A digest of ``value``'s content, or None when it has none (a bare function)."""
+    """A digest of ``value``'s content, or None when it has none (a bare function). Most
+    values a region reads are a number, a word or a flag: they are their own digest."""
+    if type(value) in _SCALARS or type(value) is bool:
+        return f"{type(value).__name__}:{value!r}"
     try:
         text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=plain)
     except (TypeError, ValueError):

@@ -187,7 +187,7 @@ def digest(value: Any) -> str | None:
 @dataclass(frozen=True)
 class Drawn:
     """A region or a fragment as drawn once, and the digests of what it read. A region's
-    ``shown`` holds a placeholder (``_SPLICE``) where each of its ``fragments`` goes: they
+    ``shown`` holds a splice mark (``_SPLICE``) where each of its ``fragments`` goes: they
     are kept and matched on their own, so a region whose fragment changed is not drawn
     again, only put together again."""
 

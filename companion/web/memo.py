@@ -134,7 +134,7 @@ class ReadingContext(Context):
 def watch_json(app: Flask) -> None:
     """Let templates serialise a watched mapping (``|tojson``), reading it whole."""
     provider = app.json
-    fallback: Callable[[Any], Any] = getattr(provider, "default", plain)
+    fallback: Callable[[Any], Any] = getattr(provider, "default", _plain)
 
     def default(value: Any) -> Any:
         return value.unwatched() if isinstance(value, _Reading) else fallback(value)
@@ -155,7 +155,7 @@ class Call:
         return self.function(*args, **kwargs)
 
 
-def plain(value: Any) -> Any:
+def _plain(value: Any) -> Any:
     """What ``json.dumps`` digests of a value it cannot serialise itself (its ``default``)."""
     if isinstance(value, Call):
         return value.inputs
@@ -178,10 +178,16 @@ def digest(value: Any) -> str | None:
     if type(value) in _SCALARS or type(value) is bool:
         return f"{type(value).__name__}:{value!r}"
     try:
-        text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=plain)
+        text = canonical(value)
     except (TypeError, ValueError):
         return None
     return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+def canonical(value: Any) -> str:
+    """``value``'s content as one text: equal values give equal texts. Raises TypeError
+    for a value that has none (a bare function)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=_plain)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ does not hold.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -22,7 +21,7 @@ from jinja2 import Environment, meta, nodes
 from markupsafe import Markup
 
 from companion.i18n import current_lang
-from companion.web.memo import plain, reading
+from companion.web.memo import canonical, reading
 
 #: Template globals that change with the request, which a piece's key does not hold.
 _PER_REQUEST = frozenset({"request", "session", "g", "config", "get_flashed_messages"})
@@ -48,8 +47,7 @@ class Pieces:
 
         Digesting the arguments reads them whole, so a region that holds the piece is
         drawn again when any of them changes (see ``companion.web.memo``)."""
-        key = (template, current_lang(),
-               json.dumps(arguments, sort_keys=True, separators=(",", ":"), default=plain))
+        key = (template, current_lang(), canonical(arguments))
         with self._lock:
             html = self._kept.get(key)
             if html is not None:
@@ -74,10 +72,11 @@ class Pieces:
         assert self._env.loader is not None
         source, _, _ = self._env.loader.get_source(self._env, template)
         tree = self._env.parse(source)
+        names = list(tree.find_all(nodes.Name))
         # Names the piece sets itself, even in one branch only, are its own.
-        own = {name.name for name in tree.find_all(nodes.Name) if name.ctx != "load"}
+        own = {name.name for name in names if name.ctx != "load"}
         # Jinja counts every global as declared; the request's are not the piece's to read.
-        loads = {name.name for name in tree.find_all(nodes.Name) if name.ctx == "load"}
+        loads = {name.name for name in names if name.ctx == "load"}
         unknown = (meta.find_undeclared_variables(tree) | (loads & _PER_REQUEST)) - own - given
         if unknown:
             raise ValueError(f"the piece {template} reads names it is not given: "

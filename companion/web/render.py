@@ -77,13 +77,13 @@ def pick_context(table: Table, seat: int, moves: list[dict[str, Any]],
                          if key == pick.key else None, pick.key, settles),
         "chosen_json": json.dumps(chosen, separators=(",", ":")),
         "confirm": confirm,
-        "next_pick": Call(lambda key, value: pick_json(chosen, key, value), chosen),
+        "next_pick": Call(lambda key, value: pick_json(chosen, **{key: value}), chosen),
     }
 
 
-def pick_json(picked: dict[str, Any], key: str, value: Any) -> str:
-    """What the player picked so far and ``key``'s ``value``, as a pick address carries it."""
-    return json.dumps(dict(picked, **{key: value}), separators=(",", ":"))
+def pick_json(picked: dict[str, Any], **values: Any) -> str:
+    """What the player picked so far and ``values``, as a pick address carries them."""
+    return json.dumps(dict(picked, **values), separators=(",", ":"))
 
 
 def why_url(code: str, chosen: dict[str, Any]) -> Call:
@@ -93,8 +93,7 @@ def why_url(code: str, chosen: dict[str, Any]) -> Call:
     def url(key: str | None = None, value: Any = None, **values: Any) -> str:
         if key is not None:
             values[key] = value
-        picked = json.dumps(dict(chosen, **values), separators=(",", ":"))
-        return url_for("phone.explain", code=code, pick=picked)
+        return url_for("phone.explain", code=code, pick=pick_json(chosen, **values))
     return Call(url, code, chosen)
 
 

@@ -77,9 +77,13 @@ class HeuchelMeuchelHelpers:
     def mine_at(self, view: dict[str, Any], row: int) -> dict[str, Any] | None:
         return next((stack for stack in view.get("mine", []) if stack["row"] == row), None)
 
-    def square(self, view: dict[str, Any], column: int, row: int) -> dict[str, Any] | None:
-        return view["board"][column - 1][row - 1]
+    def column_x(self, column: int) -> int:
+        """Where a column's squares start on the board's drawing."""
+        return self.label_width + (column - 1) * self.column_width
 
+    def row_y(self, row: int) -> int:
+        """Where a row's band starts on the board's drawing (row 13 at the top)."""
+        return self.head + (ROWS - row) * self.row_height
 
     def house(self, view: Mapping[str, Any]) -> list[dict[str, Any]]:
         """Every square of the board, top row first, as its piece draws it: where it is,
@@ -89,8 +93,7 @@ class HeuchelMeuchelHelpers:
         victims = {v["column"] for v in view.get("victims", [])} if favour_row else set()
         board = view["board"]
         return [{"column": column, "row": row, "square": board[column - 1][row - 1],
-                 "x": self.label_width + (column - 1) * self.column_width,
-                 "y": self.head + (ROWS - row) * self.row_height,
+                 "x": self.column_x(column), "y": self.row_y(row),
                  "moved": moved.get("column") == column and moved.get("row") == row,
                  "victim": row == favour_row and column in victims}
                 for row in ROWS_TOP_DOWN for column in self.columns]

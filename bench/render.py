@@ -82,5 +82,6 @@ def main() -> None:
                 print(f"    {name}: {drawings[name] / len(least):.2f} drawings a move, "
                       f"{took / drawings[name] * 1e3:.2f} ms each")
 
+
 if __name__ == "__main__":
     main()

@@ -20,7 +20,8 @@ phones on a LAN each have their own: the rate limit keys calls without a token b
 It samples the gunicorn worker's CPU time and memory from /proc, reports p50/p95/p99 per
 step, and, with ``--ramp``, stops at the first step whose p99 reaches ``--target`` ms (the
 largest step under it is the answer). Every step, and the whole run, is bounded in time;
-every process started is stopped. Loopback only.
+every process started is stopped. Loopback only. ``--floor`` serves bench/floor.py, whose
+pushes draw nothing but the status line: what is left is the latency drawing cannot remove.
 """
 
 from __future__ import annotations
@@ -86,8 +87,10 @@ def proc_status(pid: int) -> dict[str, int]:
 class Server:
     """The Procfile's gunicorn on 127.0.0.1, in its own process group."""
 
-    def __init__(self, worker: str, threads: int, workdir: Path, port: int) -> None:
+    def __init__(self, worker: str, threads: int, workdir: Path, port: int,
+                 app: str | None = None) -> None:
         self.worker, self.threads, self.workdir, self.port = worker, threads, workdir, port
+        self.app = app
         self.process: subprocess.Popen[bytes] | None = None
         self.worker_pid: int | None = None
 
@@ -96,7 +99,10 @@ class Server:
         env = dict(os.environ, COMPANION_DATABASE=str(database),
                    COMPANION_BIND=f"127.0.0.1:{self.port}", COMPANION_HOST="127.0.0.1",
                    COMPANION_PORT=str(self.port), COMPANION_THREADS=str(self.threads))
-        command = [*procfile_command(), "-k", self.worker]
+        command = procfile_command()
+        if self.app:
+            command[-1] = self.app  # the Procfile's last word is the app to serve
+        command += ["-k", self.worker]
         command[0] = str(Path(sys.executable).with_name(command[0]))
         self.log_path = self.workdir / f"server-{self.port}.log"
         with self.log_path.open("ab") as log:
@@ -407,7 +413,8 @@ def percentile(values: list[float], q: float) -> float:
 
 def run_step(args: argparse.Namespace, tables_count: int, workdir: Path,
              port: int) -> dict[str, Any]:
-    server = Server(args.worker, args.threads, workdir, port)
+    server = Server(args.worker, args.threads, workdir, port,
+                    "bench.floor:create_app()" if args.floor else None)
     tables = []
     for index in range(tables_count):
         game = GAME_IDS[index % len(GAME_IDS)]
@@ -523,6 +530,8 @@ def main() -> None:
     parser.add_argument("--worker", default="gevent", help="gunicorn worker class (-k)")
     parser.add_argument("--threads", type=int, default=512,
                         help="COMPANION_THREADS, for --worker gthread (default 512)")
+    parser.add_argument("--floor", action="store_true",
+                        help="serve bench/floor.py: pushes that draw only the status line")
     parser.add_argument("--target", type=float, default=100, help="p99 target in ms")
     parser.add_argument("--keep-going", action="store_true",
                         help="run every step of the ramp, not only up to the first miss")
@@ -537,7 +546,8 @@ def main() -> None:
     print(f"# {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()},"
           f" worker {args.worker}, threads {args.threads}, {args.phones} phones per table"
           f"{' + a screen' if args.screens else ''}, {args.duration:.0f} s per step"
-          f" after {args.warmup:.0f} s warm-up, think 1-3 s", flush=True)
+          f" after {args.warmup:.0f} s warm-up, think 1-3 s"
+          f"{', pushes drawing nothing (bench/floor.py)' if args.floor else ''}", flush=True)
     run_started = time.monotonic()
     rows = []
     best = None

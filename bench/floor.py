@@ -1,0 +1,35 @@
+"""The server with pushes that draw nothing: the floor under bench/load.py's latencies.
+
+``bench/load.py --floor`` serves this app instead of the Procfile's. Every request, the
+engines, the store, the hub's senders and the websockets are the companion's own; only the
+hub's renderer is replaced by one that sends each socket its status line (the seq, the
+status and whether it is the phone's turn: what the load bench waits for). What a move
+costs there is the part of its latency that drawing cannot remove.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+from markupsafe import escape
+
+from companion import create_app as create_companion
+from companion.live import Connection, Part
+from companion.tables import Table
+
+
+def status_only(table: Table, conn: Connection) -> list[Part]:
+    """``conn``'s status line alone, with the attributes the real one carries."""
+    with table.lock:
+        seq, status = table.seq_for(conn.seat), escape(table.status)
+        if conn.seat is None:
+            return [Part.of("screen-head", f'<section id="screen-head" data-seq="{seq}" '
+                                           f'data-status="{status}"></section>')]
+        my_turn = "yes" if table.moves_for(conn.seat) else "no"
+    return [Part.of("status", f'<section id="status" data-my-turn="{my_turn}" '
+                              f'data-status="{status}" data-seq="{seq}"></section>')]
+
+
+def create_app() -> Flask:
+    app = create_companion()
+    app.extensions["hub"].renderer = status_only
+    return app

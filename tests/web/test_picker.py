@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
+import json
 
-from companion.web.picker import narrow, parse_chosen
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.games.base import has_values
+from companion.web.picker import Pick, narrow, parse_chosen
 
 MOVES = [
     {"type": "move", "card": 1, "piece": "red"},
@@ -52,3 +57,65 @@ def test_list_values_are_one_multiple_choice():
 def test_bad_pick_parameters_are_refused(raw):
     with pytest.raises(ValueError):
         parse_chosen(raw)
+
+
+# The picker as first written, one move and one value at a time: ``narrow`` must ask the
+# same questions, offer the same values and settle on the same moves, however it finds them.
+def _reference_key(value):
+    if isinstance(value, list | dict):
+        return json.dumps(value, sort_keys=True)
+    return type(value), value
+
+
+def _reference_distinct(values):
+    seen, out = set(), []
+    for value in values:
+        if _reference_key(value) not in seen:
+            seen.add(_reference_key(value))
+            out.append(value)
+    return out
+
+
+def _reference_narrow(moves, keys, chosen):
+    left = [m for m in moves if has_values(m, chosen)]
+    if len(left) == 1:
+        return Pick(chosen, None, [], False, [], left[0], 1)
+    order = list(keys) + sorted({k for m in left for k in m if k not in keys})
+    for key in order:
+        if key in chosen:
+            continue
+        present = [m.get(key) for m in left]
+        values = _reference_distinct([v for v in present if v is not None])
+        if not values or (len(_reference_distinct(present)) < 2 and chosen):
+            continue
+        if any(isinstance(v, list) for v in values):
+            items = _reference_distinct([item for v in values for item in v])
+            return Pick(chosen, key, sorted(items, key=json.dumps), True,
+                        sorted({len(v) for v in values}), None, len(left))
+        having = {}
+        for move in left:
+            if key in move:
+                having.setdefault(_reference_key(move[key]), []).append(move)
+        found = [having.get(_reference_key(value), []) for value in values]
+        return Pick(chosen, key, values, False, [], None, len(left),
+                    [ms[0] if len(ms) == 1 else None for ms in found])
+    return Pick(chosen, None, [], False, [], left[0] if len(left) == 1 else None, len(left))
+
+
+# 1, 1.0 and True are equal in Python and different values here. A parameter is a list
+# (a multiple choice: "cards") in every move that has it, or in none.
+VALUES = st.sampled_from([0, 1, 2, True, False, 1.0, 0.0, "a", "b", None])
+LISTS = st.sampled_from([[1, 2], [2, 1], [1], [True]])
+MOVE = st.dictionaries(st.sampled_from(["card", "type", "piece", "x", "extra"]), VALUES,
+                       min_size=1).flatmap(
+    lambda move: st.one_of(st.just(move), LISTS.map(lambda cards: {**move, "cards": cards})))
+
+
+@settings(max_examples=400, deadline=None)
+@given(moves=st.lists(MOVE, max_size=12),
+       chosen=st.dictionaries(st.sampled_from(["card", "type", "x"]), VALUES, max_size=2)
+       | st.dictionaries(st.just("cards"), LISTS))
+def test_narrowing_in_bulk_asks_what_one_move_at_a_time_would(moves, chosen):
+    keys = ("card", "type", "piece")
+    # repr tells 1, 1.0 and True apart, as == does not.
+    assert repr(narrow(moves, keys, chosen)) == repr(_reference_narrow(moves, keys, chosen))

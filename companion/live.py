@@ -211,13 +211,13 @@ def _item_changes(sent: dict[str, str], part: Part) -> str | None:
     Out-of-band targets are found before any edit is made, so new items that follow each
     other go in together, after an item the page already has."""
     before = sent.get(f"{part.id}#items", "").split()
+    old = set(before)
     now = {item.id for item in part.items}
-    kept = [item.id for item in part.items if item.id in before]
+    kept = [item.id for item in part.items if item.id in old]
     if kept != [item_id for item_id in before if item_id in now]:
         return None
     out = [f'<template id="{item_id}" hx-swap-oob="delete"></template>'
            for item_id in before if item_id not in now]
-    old = set(before)
     previous: dict[str, str] = {}
     run: list[Item] = []  # new items, one after the other in one list
 

@@ -88,6 +88,11 @@ class Table:
     #: those of the state before it, which the log's newest line draws.
     _views: list[tuple[State, dict[int | None, Mapping[str, Any]]]] = \
         field(default_factory=list, repr=False)
+    #: The log's items as each viewer sees them, by (seq, viewer, whether it was taken
+    #: back): every push asks every viewer's last lines, and an entry of the match never
+    #: changes but for being taken back. Emptied when a match begins.
+    _log_items: dict[tuple[int, int | None, bool], dict[str, Any] | None] = \
+        field(default_factory=dict, repr=False)
 
     @property
     def code(self) -> str:
@@ -207,6 +212,13 @@ class Table:
 
     def _log_item(self, entry: LogRow, viewer: int | None,
                   undone: set[int]) -> dict[str, Any] | None:
+        key = (entry.seq, viewer, entry.seq in undone)
+        if key not in self._log_items:
+            self._log_items[key] = self._redacted_item(entry, viewer, undone)
+        return self._log_items[key]
+
+    def _redacted_item(self, entry: LogRow, viewer: int | None,
+                       undone: set[int]) -> dict[str, Any] | None:
         item: dict[str, Any] = {"seq": entry.seq, "seat": entry.seat, "kind": entry.kind,
                                 "at": entry.at}
         if entry.kind == "move":
@@ -271,6 +283,7 @@ class Tables:
         options = dict(table.row.options, first_seat=match.first_seat)
         table.initial = table.game.setup(table.row.players, options, match.seed)
         table.log, table.steps, table.befores, table.effects = [], [], {}, {}
+        table._log_items.clear()
 
     def _replay(self, table: Table, entry: LogRow) -> None:
         table.log.append(entry)

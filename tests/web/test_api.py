@@ -108,6 +108,8 @@ def test_undo_by_the_mover_and_by_the_host(client):
     before = table.view(0)["view"]
     move = next(m for m in table.moves(0) if m["type"] == "move")
     assert table.post_move(0, move).status_code == 200
+    log = client.get(f"/api/tables/{table.code}/log").get_json()["entries"]
+    assert log[0]["undone"] is False  # read before it is taken back: it must not stay so
     # another seat can't take it back
     response = client.post(f"/api/tables/{table.code}/undo", headers=bearer(table.tokens[1]))
     assert response.status_code == 403
@@ -154,10 +156,16 @@ def test_play_again_keeps_the_seats_and_the_night_remembers(client):
     table.start()
     play_to_end(table, random.Random(1))
     first = table.view()["outcome"]
+    assert client.get(f"/api/tables/{table.code}/log").get_json()["entries"]
     assert table.start(first_seat=1) == 0
     again = table.view(1)
     assert again["status"] == "playing" and again["outcome"] is None
     assert len(again["view"]["hand"]) == 12
+    # The new match's log is its own, though the last one's was read with the same seqs.
+    assert client.get(f"/api/tables/{table.code}/log").get_json()["entries"] == []
+    assert table.post_move(1, table.moves(1)[0]).status_code == 200
+    (entry,) = client.get(f"/api/tables/{table.code}/log").get_json()["entries"]
+    assert (entry["seq"], entry["seat"]) == (1, 1)
     night = client.get("/").get_data(as_text=True)
     assert table.code in night
     assert first["names"][str(first["winners"][0])] in night

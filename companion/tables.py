@@ -88,6 +88,9 @@ class Table:
     #: those of the state before it, which the log's newest line draws.
     _views: list[tuple[State, dict[int | None, Mapping[str, Any]]]] = \
         field(default_factory=list, repr=False)
+    #: The legal moves of one state (the current one when it was asked), by seat.
+    _moves: tuple[State | None, dict[int, list[Move]]] = \
+        field(default_factory=lambda: (None, {}), repr=False)
     #: The log's items as each viewer sees them, by (seq, viewer, whether it was taken
     #: back): every push asks every viewer's last lines, and an entry of the match never
     #: changes but for being taken back. Emptied when a match begins.
@@ -136,9 +139,19 @@ class Table:
         return self.seats.get(seat, ("", ""))[0]
 
     def moves_for(self, seat: int | None) -> list[Move]:
-        if seat is None or self.status != "playing" or self.state is None:
+        """``seat``'s legal moves now, asked of the game once per state: the move's POST,
+        the pushes and the pages all ask, and a block of The Climbers may go to thousands
+        of places. The list is shared: read it, never change it."""
+        state = self.state
+        if seat is None or self.status != "playing" or state is None:
             return []
-        return self.game.legal_moves(self.state, seat)
+        kept_state, kept = self._moves
+        if kept_state is not state:
+            kept = {}
+            self._moves = (state, kept)
+        if seat not in kept:
+            kept[seat] = self.game.legal_moves(state, seat)
+        return kept[seat]
 
     def view_for(self, seat: int | None) -> Mapping[str, Any] | None:
         state = self.state
@@ -411,7 +424,7 @@ class Tables:
                 raise TableError("table.stale", seq=table.seq_for(seat))
             state = table.state
             assert state is not None
-            if not table.game.legal_moves(state, seat):
+            if not table.moves_for(seat):
                 raise TableError("table.not-your-turn")
             try:
                 after = table.game.apply(state, seat, copy.deepcopy(move))

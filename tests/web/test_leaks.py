@@ -19,7 +19,7 @@ import pytest
 
 from companion.live import Connection, changes
 from companion.web.regions import render_for
-from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable
+from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, bearer
 from tests.web.hostile_kit import (
     GAMES,
     Seated,
@@ -302,17 +302,25 @@ def test_a_changed_skyrunner_choice_leaves_no_trace(app):
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
-def test_the_views_kept_for_the_state_are_each_viewers_own(app, game):
-    """A push asks for each viewer's view of the state, kept until the state changes:
-    every seat and the table screen get their own view, and a move gives fresh ones."""
+def test_the_views_and_moves_kept_for_the_state_are_each_viewers_own(app, game):
+    """A push asks for each viewer's view of the state and each seat's moves, kept until
+    the state changes: every seat and the table screen get their own, and a move (or the
+    host taking one back) gives fresh ones."""
     players = min(BY_GAME[game].engine.max_players, 4)
-    table = ApiTable(app.test_client(), game=game, players=players, seed=17).join_all()
+    client = app.test_client()
+    table = ApiTable(client, game=game, players=players, seed=17).join_all()
     table.start(first_seat=0)
     live = app.extensions["tables"].get(table.code)
     rng = random.Random(17)
-    for _ in range(12):
+    for number in range(12):
         for viewer in (None, *range(players)):
             assert live.view_for(viewer) == live.game.view(live.state, viewer)
+            assert live.moves_for(viewer) == (
+                [] if viewer is None else live.game.legal_moves(live.state, viewer))
+        if number % 5 == 4:
+            assert client.post(f"/api/tables/{table.code}/undo",
+                               headers=bearer(table.host)).status_code == 200
+            continue
         found = table.seat_to_move()
         assert found is not None
         table.post_move(found[0], rng.choice(found[1]))

@@ -86,8 +86,9 @@ def live_response(table: Table, seat: int, notice: dict[str, str] | None = None,
                   status: int = 200) -> Response:
     """Every region of this phone, swapped in by the answer itself: the player sees the
     result of their own tap without waiting for the socket, which is then told what this
-    phone already shows."""
-    parts = regions(table, seat, notice=notice)
+    phone already shows. Drawn through the pushes' memo: what the mover's answer draws
+    first (the board, the log, the status the others share) the pushes reuse."""
+    parts = regions(table, seat, notice=notice, memo=current_app.extensions["region_memo"])
     current_app.extensions["hub"].shown(table.code, request.values.get("page"), parts)
     response = make_response("".join(part.html for part in parts))
     response.status_code = status

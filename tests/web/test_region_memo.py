@@ -5,7 +5,9 @@ redrawn when another seat moves."""
 
 from __future__ import annotations
 
+import json
 import random
+from collections import Counter
 
 import pytest
 from flask import render_template_string
@@ -68,6 +70,30 @@ def test_a_phone_waiting_for_its_turn_is_not_redrawn_when_another_seat_moves(app
     table.post_move(0, moves[0])
     after = own_regions()
     assert all(after[region] is before[region] for region in before)
+
+
+def test_what_the_movers_answer_draws_the_pushes_to_the_others_reuse(app):
+    """A tap's answer draws the mover's whole page: the log and the board every viewer
+    shares are drawn there once, and the pushes that follow do not draw them again."""
+    client = app.test_client()
+    table = ApiTable(client, players=4, seed=7).join_all()
+    table.start(first_seat=0)
+    live = app.extensions["tables"].get(table.code)
+    memo = app.extensions["region_memo"]
+    others = [Connection(None, table.code, seat, "en") for seat in (1, 2, 3)]
+    others.append(Connection(None, table.code, None, "en"))
+    seat, moves = table.seat_to_move()
+    client.set_cookie(f"seat_{table.code}", table.tokens[seat])
+    answer = client.post(f"/t/{table.code}/move", data={
+        "move": json.dumps(moves[0]), "seq": 0, "client_move_id": "tap-1"})
+    assert answer.status_code == 200 and live.seq == 1
+    drawn = Counter(memo.drawings)
+    for conn in others:
+        with app.app_context():
+            render_for(live, conn)
+    by_pushes = Counter(memo.drawings) - drawn
+    assert drawn["log"] and drawn["games/seventh-heaven/board.html"]
+    assert by_pushes["log"] == by_pushes["games/seventh-heaven/board.html"] == 0
 
 
 def test_a_region_whose_fragment_changed_is_put_together_again_not_drawn_again(app):

@@ -42,6 +42,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -196,6 +197,27 @@ def call(port: int, method: str, path: str, body: Any = None, token: str | None 
     return response.status, json.loads(data) if data else None
 
 
+def tap(port: int, code: str, token: str, move: Any, seq: int, client_move_id: str,
+        source: str) -> tuple[int, int | None]:
+    """A move made as a phone makes it: the form its picker posts, answered with the
+    phone's regions. Returns the status and the seq the answer shows."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=HTTP_TIMEOUT,
+                                      source_address=(source, 0))
+    body = urllib.parse.urlencode({"move": json.dumps(move), "seq": seq,
+                                   "client_move_id": client_move_id})
+    try:
+        conn.request("POST", f"/t/{code}/move", body=body, headers={
+            "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
+            "Origin": f"http://127.0.0.1:{port}", "Cookie": f"seat_{code}={token}"})
+        response = conn.getresponse()
+        html = response.read().decode()
+    finally:
+        conn.close()
+    found = SECTION.search(html)
+    shown = dict(ATTR.findall(found.group(0))).get("seq") if found else None
+    return response.status, None if shown is None else int(shown)
+
+
 @dataclass(eq=False)
 class Socket:
     seat: int | None  # None: the table screen
@@ -330,7 +352,7 @@ def chose_already(port: int, table: Table, sock: Socket) -> bool:
 
 
 def play(table: Table, port: int, rng: random.Random, measure_from: float, deadline: float,
-         halt: threading.Event, results: Results) -> None:
+         halt: threading.Event, results: Results, taps: bool = False) -> None:
     """The table's movers, one move at a time, until the deadline."""
     seq = 0
     think = rng.uniform(0, 3)  # tables start out of step
@@ -367,10 +389,16 @@ def play(table: Table, port: int, rng: random.Random, measure_from: float, deadl
             return
         sock, move = choice
         started = time.perf_counter()
-        status, body = call(port, "POST", f"/api/tables/{table.code}/moves",
-                            {"move": move, "seq": seq,
-                             "client_move_id": f"m{seq}-{rng.getrandbits(48):x}"},
-                            token=sock.token, source=table.source)
+        client_move_id = f"m{seq}-{rng.getrandbits(48):x}"
+        if taps:
+            assert sock.token is not None
+            status, shown = tap(port, table.code, sock.token, move, seq, client_move_id,
+                                table.source)
+            body = {"seq": shown, "error": "the phone's answer"}
+        else:
+            status, body = call(port, "POST", f"/api/tables/{table.code}/moves",
+                                {"move": move, "seq": seq, "client_move_id": client_move_id},
+                                token=sock.token, source=table.source)
         answered = time.perf_counter()
         if status != 200:
             with results.lock:
@@ -448,7 +476,8 @@ def run_step(args: argparse.Namespace, tables_count: int, workdir: Path,
         measure_from, deadline = begin + args.warmup, begin + args.warmup + args.duration
         players = [threading.Thread(target=play, daemon=True,
                                     args=(t, port, random.Random(args.seed * 7919 + t.index),
-                                          measure_from, deadline, halt, results))
+                                          measure_from, deadline, halt, results,
+                                          args.taps))
                    for t in tables]
         for thread in players:
             thread.start()
@@ -530,6 +559,9 @@ def main() -> None:
     parser.add_argument("--worker", default="gevent", help="gunicorn worker class (-k)")
     parser.add_argument("--threads", type=int, default=512,
                         help="COMPANION_THREADS, for --worker gthread (default 512)")
+    parser.add_argument("--taps", action="store_true",
+                        help="make the moves as the phones do (the picker's form, answered "
+                             "with the phone's regions), not through the JSON API")
     parser.add_argument("--floor", action="store_true",
                         help="serve bench/floor.py: pushes that draw only the status line")
     parser.add_argument("--target", type=float, default=100, help="p99 target in ms")
@@ -547,7 +579,8 @@ def main() -> None:
           f" worker {args.worker}, threads {args.threads}, {args.phones} phones per table"
           f"{' + a screen' if args.screens else ''}, {args.duration:.0f} s per step"
           f" after {args.warmup:.0f} s warm-up, think 1-3 s"
-          f"{', pushes drawing nothing (bench/floor.py)' if args.floor else ''}", flush=True)
+          f"{', pushes drawing nothing (bench/floor.py)' if args.floor else ''}"
+          f"{', moves made as the phones make them' if args.taps else ''}", flush=True)
     run_started = time.monotonic()
     rows = []
     best = None

@@ -8,7 +8,8 @@ the digests of just those values and reuses the region's HTML when none changed.
 
 This is sound because a template's output depends only on what it reads: the names in its
 context, the keys of the view, and the template globals, which are pure functions of the
-language (part of a drawing's key) and the app. A value that cannot be digested (a bare
+language (part of a drawing's key) and the app, but for the request's own (``PER_REQUEST``):
+a drawing that reads one is never reused. A value that cannot be digested (a bare
 function, say) makes its region always redraw; functions a template calls are given as
 ``Call`` objects that name the inputs they close over.
 """
@@ -42,6 +43,9 @@ TABLES_KEPT = 256
 _ABSENT = "absent"
 #: The last key of a read that only asked whether a mapping is empty.
 _TRUTH = "#truth"
+#: Template globals that change with the request: Flask puts them in every template's
+#: context, and a drawing that reads one (a page's ``request.args``) is never reused.
+PER_REQUEST = frozenset({"request", "session", "g", "config", "get_flashed_messages"})
 
 
 @contextlib.contextmanager
@@ -227,6 +231,9 @@ class Inputs:
 
     def digest(self, read: Read) -> str | None:
         if read not in self._digests:
+            if read[0] in PER_REQUEST and read[0] not in self.raw:
+                self._digests[read] = None
+                return None
             found: Any = self.raw.get(read[0], _ABSENT)
             for key in read[1:]:
                 if key == _TRUTH:

@@ -21,10 +21,8 @@ from jinja2 import Environment, meta, nodes
 from markupsafe import Markup
 
 from companion.i18n import current_lang
-from companion.web.memo import canonical, reading
+from companion.web.memo import PER_REQUEST, canonical, reading
 
-#: Template globals that change with the request, which a piece's key does not hold.
-_PER_REQUEST = frozenset({"request", "session", "g", "config", "get_flashed_messages"})
 #: Pieces kept, the least recently used dropped first: a few tables' boards and hands in
 #: every language in use.
 PIECES_KEPT = 16384
@@ -77,7 +75,7 @@ class Pieces:
         own = {name.name for name in names if name.ctx != "load"}
         # Jinja counts every global as declared; the request's are not the piece's to read.
         loads = {name.name for name in names if name.ctx == "load"}
-        unknown = (meta.find_undeclared_variables(tree) | (loads & _PER_REQUEST)) - own - given
+        unknown = (meta.find_undeclared_variables(tree) | (loads & PER_REQUEST)) - own - given
         if unknown:
             raise ValueError(f"the piece {template} reads names it is not given: "
                              f"{', '.join(sorted(unknown))}")

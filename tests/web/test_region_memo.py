@@ -119,6 +119,23 @@ def test_a_region_whose_fragment_changed_is_put_together_again_not_drawn_again(a
     assert drawn == ["Ann", "Bob"]  # the map changed; Ann's own things were drawn once
 
 
+def test_a_region_that_reads_the_request_is_drawn_again_for_each_request(app):
+    """A page's address may ask for something the context does not hold (the build step
+    on the table screen): such a drawing is never reused, for that page or another."""
+    app.jinja_env.loader = ChoiceLoader([DictLoader({
+        "t/step.html": "<p id='step'>{{ request.args.get('step', 1) }} of {{ total }}</p>",
+    }), app.jinja_env.loader])
+    memo = RegionMemo()
+
+    def step(query: str) -> str:
+        with app.test_request_context(f"/screen{query}"):
+            return memo.draw("T", "en", "step", "t/step.html", Inputs({"total": 35})).html
+
+    assert step("?step=2") == "<p id='step'>2 of 35</p>"
+    assert step("") == "<p id='step'>1 of 35</p>"
+    assert step("?step=3") == "<p id='step'>3 of 35</p>"
+
+
 def test_a_region_reads_the_names_it_looks_up_and_the_view_down_to_the_values(app):
     view = {"turn": 1, "partners": {"0": ["red"], "1": ["blue"]}, "hand": [3, 4]}
     inputs = Inputs({"view": view, "me": 1, "seq": 9})

@@ -46,9 +46,10 @@ def play(code: str) -> Response | str:
         chosen = parse_chosen(request.args.get("pick"))
     except ValueError:
         chosen = {}  # a pick that no longer reads: the picker starts over
-    parts = regions(table, seat, chosen=chosen)
-    pushed = [part for part in regions(table, seat) if part.id in ("picker", "private")] \
-        if chosen else None
+    memo = current_app.extensions["region_memo"]
+    parts = regions(table, seat, chosen=chosen, memo=memo)
+    pushed = [part for part in regions(table, seat, memo=memo)
+              if part.id in ("picker", "private")] if chosen else None
     return render_template("phone/page.html", parts=parts, page=page_memory(parts, pushed),
                            **viewer_context(table, seat))
 

@@ -6,7 +6,7 @@ gets the buttons: start, free a seat, undo, play again.
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from companion.network import qr_svg
@@ -27,7 +27,7 @@ def is_host(table: Table) -> bool:
 def show(code: str) -> str:
     table = table_or_404(code)
     host = is_host(table)
-    parts = regions(table, None, is_host=host)
+    parts = regions(table, None, is_host=host, memo=current_app.extensions["region_memo"])
     return render_template("screen/page.html", parts=parts, page=page_memory(parts),
                            **screen_context(table, host))
 

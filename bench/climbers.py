@@ -1,11 +1,13 @@
 """The Climbers' geometry on generated towers: drawing a start tower, every legal placement of
-every movable block, and a figure's reachable squares.
+every movable block, the picker's first question over them, and a figure's reachable squares.
 
 Run: .venv/bin/python bench/climbers.py [--towers N] [--turns N]
 For each of N seeded start towers (4 players), plays seeded random turns and, before each
 move, times: every placement of every movable block (what the phone offers when a player
-moves a block), and the walk of the player on turn (the squares it can reach, with the
-ladders each needs). Prints medians and 95th percentiles, and the sizes measured.
+moves a block), the picker's first question over all the legal moves then (what the
+mover's phone draws on every push), and the walk of the player on turn (the squares it can
+reach, with the ladders each needs). Prints medians and 95th percentiles, and the sizes
+measured.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import time
 from companion.games.climbers import Climbers, rules
 from companion.games.climbers.geometry import figure_node
 from companion.games.climbers.tower import generate
+from companion.web.picker import narrow
 
 
 def spread(values: list[float], unit: float = 1e3, name: str = "ms") -> str:
@@ -41,6 +44,7 @@ def main() -> None:
     movable: list[int] = []
     walking: list[float] = []
     reachable: list[int] = []
+    asking: list[float] = []
     for seed in range(args.towers):
         started = time.perf_counter()
         generate(seed)
@@ -65,6 +69,10 @@ def main() -> None:
                 walking.append(time.perf_counter() - started)
                 reachable.append(len(reach))
             moves = game.legal_moves(state, seat)
+            if state["step"] == "before":
+                started = time.perf_counter()
+                narrow(moves, game.choice_keys, {})
+                asking.append(time.perf_counter() - started)
             walks = [m for m in moves if m["type"] == "walk"]
             move = rng.choice(walks) if walks and rng.random() < 0.5 else rng.choice(moves)
             state = game.apply(state, seat, move)
@@ -74,6 +82,7 @@ def main() -> None:
           f"({len(placing)} positions; {statistics.median(movable):.0f} movable blocks and "
           f"{statistics.median(placements):.0f} placements (median), "
           f"{max(placements)} at most)")
+    print(f"the picker's first question:    {spread(asking)}  (over the same moves)")
     print(f"a figure's reachable squares:   {spread(walking, 1e6, 'µs')}  "
           f"({len(walking)} walks; {statistics.median(reachable):.0f} places (median), "
           f"{max(reachable)} at most)")

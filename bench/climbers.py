@@ -16,7 +16,12 @@ import argparse
 import platform
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
+
+# The checkout this script is in, not whichever one the environment has installed.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.games.climbers import Climbers, rules
 from companion.games.climbers.geometry import figure_node

@@ -19,6 +19,7 @@ from companion.games.base import Move, has_values
 MAX_PICK_LENGTH = 2000
 #: A key no move has (None is a value a move may hold).
 _ABSENT = object()
+#: The kinds of number Python takes as equal (1 == 1.0 == True) and a move does not.
 _NUMBERS = frozenset((bool, int, float))
 
 

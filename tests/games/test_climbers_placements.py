@@ -13,7 +13,14 @@ import pytest
 
 from companion.games.climbers import Climbers, rules
 from companion.games.climbers.data import BLOCKS
-from companion.games.climbers.geometry import Tower, building_problem, placements, shapes
+from companion.games.climbers.geometry import (
+    Tower,
+    building_problem,
+    footprint,
+    perimeter,
+    placements,
+    shapes,
+)
 
 G = Climbers()
 
@@ -69,3 +76,43 @@ def test_the_placements_around_the_outline_are_every_placement(options, seed):
             assert fast == every_footprint(rest, block_id, state), block_id
             checked += 1
     assert checked > 20
+
+
+def _rest_height(tower: Tower, x: int, y: int, w: int, d: int) -> int | None:
+    """The height a footprint rests at, square by square (None: not all the same)."""
+    heights = {tower.height(square) for square in footprint(x, y, w, d)}
+    return heights.pop() if len(heights) == 1 else None
+
+
+def _touches(tower: Tower, x: int, y: int, w: int, d: int, z: int, h: int,
+             whole_face: bool) -> bool:
+    """Whether a block there touches the tower, side square by side square."""
+    if z > 0:
+        return True
+    sides: dict[str, list[int]] = {}
+    for side, square in perimeter(x, y, w, d):
+        sides.setdefault(side, []).append(tower.height(square))
+    if not whole_face:
+        return any(height > 0 for heights in sides.values() for height in heights)
+    return any(min(heights) >= h for heights in sides.values())
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_the_tower_answers_for_a_footprint_as_its_squares_do(seed):
+    """What the placements ask of the tower thousands of times a position (the height a
+    footprint rests at, whether a block there touches it) is what its squares say."""
+    checked = 0
+    for state in positions({}, seed, 25):
+        for block_id in rules.movable(state)[:2]:
+            rest = Tower(state["blocks"], without=block_id)
+            min_x, min_y, max_x, max_y = rest.bounds()
+            for w, d, h in {(w, d, h) for *_, w, d, h in shapes(BLOCKS[block_id])}:
+                for x in range(min_x - w - 1, max_x + 3):
+                    for y in range(min_y - d - 1, max_y + 3):
+                        z = rest.rest_height(x, y, w, d)
+                        assert z == _rest_height(rest, x, y, w, d), (x, y, w, d)
+                        for whole_face in (False, True):
+                            assert rest.touches(x, y, w, d, z or 0, h, whole_face) == \
+                                _touches(rest, x, y, w, d, z or 0, h, whole_face)
+                        checked += 1
+    assert checked > 1000

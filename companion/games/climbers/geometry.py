@@ -116,6 +116,10 @@ class Tower:
         for block_id, spot in self.blocks.items():
             for square in footprint(spot["x"], spot["y"], spot["w"], spot["d"]):
                 self.top[square] = (spot["z"] + spot["h"], block_id)
+        #: The height of each square with a block on it: the placements ask it of every
+        #: square under every footprint they try, thousands of times a position.
+        self.heights: dict[Square, int] = {square: height
+                                           for square, (height, _) in self.top.items()}
 
     def height(self, square: Square) -> int:
         found = self.top.get(square)
@@ -147,15 +151,12 @@ class Tower:
     def rest_height(self, x: int, y: int, w: int, d: int) -> int | None:
         """The height a block with this footprint rests at, or None when the squares under it
         are not all the same height (a hole or an overhang)."""
-        top = self.top
-        level = None
-        for square in footprint(x, y, w, d):
-            found = top.get(square)
-            height = found[0] if found else 0
-            if level is None:
-                level = height
-            elif height != level:
-                return None
+        heights = self.heights
+        level = heights.get((x, y), 0)
+        for i in range(x, x + w):
+            for j in range(y, y + d):
+                if heights.get((i, j), 0) != level:
+                    return None
         return level
 
     def touches(self, x: int, y: int, w: int, d: int, z: int, h: int, whole_face: bool) -> bool:
@@ -165,7 +166,9 @@ class Tower:
         if z > 0:
             return True
         if not whole_face:  # a block's square is never lower than 1
-            return any(square in self.top for _, square in perimeter(x, y, w, d))
+            top = self.top
+            return (any((i, y - 1) in top or (i, y + d) in top for i in range(x, x + w))
+                    or any((x - 1, j) in top or (x + w, j) in top for j in range(y, y + d)))
         sides: dict[str, list[int]] = {}
         for side, square in perimeter(x, y, w, d):
             sides.setdefault(side, []).append(self.height(square))
@@ -529,14 +532,15 @@ def building_problem(tower: Tower, x: int, y: int, w: int, d: int, h: int,
     z = tower.rest_height(x, y, w, d)
     if z is None:
         return "support", 0, {}
-    squares = list(footprint(x, y, w, d))
-    if z > 0 and barred and any(tower.block_at(square) in barred for square in squares):
+    if z > 0 and barred and any(tower.block_at(square) in barred
+                                for square in footprint(x, y, w, d)):
         return "stone", 0, {}
     if not tower.touches(x, y, w, d, z, h, whole_face):
         return "contact", 0, {}
     if standing is None:
         standing = standing_squares(figures)
-    under = z > 0 and any(square in standing for square in squares)
+    under = z > 0 and bool(standing) and any(square in standing
+                                             for square in footprint(x, y, w, d))
     moved = pushes(tower, figures, x, y, w, d) if under else {}
     if moved is None:
         return "push", 0, {}

@@ -572,6 +572,8 @@ def placements(tower: Tower, block: Block, figures: dict[str, str | None],
     by_dims: dict[tuple[int, int, int], list[tuple[str, str | None]]] = {}
     for top, long, w, d, h in shapes(block):
         by_dims.setdefault((w, d, h), []).append((top, long))
+    here = None if current is None else (current["top"], current["long"], current["x"],
+                                         current["y"])
     for (w, d, h), faces in by_dims.items():
         for x, y in sorted(_origins(tower, w, d)):
             problem, _, _ = building_problem(tower, x, y, w, d, h, figures, barred,
@@ -579,7 +581,5 @@ def placements(tower: Tower, block: Block, figures: dict[str, str | None],
             if problem is not None:
                 continue
             for top, long in faces:
-                if current is not None and (x, y, top, long) == (
-                        current["x"], current["y"], current["top"], current["long"]):
-                    continue
-                yield top, long, x, y
+                if (top, long, x, y) != here:
+                    yield top, long, x, y

@@ -69,10 +69,12 @@ def check_tower(blocks: dict[str, Any]) -> None:
 
 
 def check_figures(state: State) -> None:
-    """Each figure stands on the table or on a square of the top of a column, of its own
-    colour or grey, one per square, never on a block under a stone; the stones lie on
-    blocks whose top shows, one per seat that used its stone."""
+    """Each figure stands on the table, in a pit (bare table walled in by blocks) or on a
+    square of the top of a column, of its own colour or grey, one per square, never on a
+    block under a stone; the stones lie on blocks whose top shows, one per seat that used
+    its stone."""
     built = Tower(state["blocks"])
+    pits = built.pits()
     barred = set(state["blocked"].values())
     squares = []
     for seat, place in state["figures"].items():
@@ -80,7 +82,7 @@ def check_figures(state: State) -> None:
         if place is None:
             continue
         square = parse_square(place)
-        assert square in built.top, (seat, place)
+        assert square in built.top or square in pits, (seat, place)
         assert built.colour(square) in (COLOURS[int(seat)], GREY), (seat, place)
         assert built.block_at(square) not in barred
         squares.append(square)

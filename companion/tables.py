@@ -11,7 +11,7 @@ import copy
 import hashlib
 import secrets
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -83,14 +83,11 @@ class Table:
     #: "right"; see ``SCREEN_SIDES``): a phone draws the table as its player sees it.
     sitting: dict[int, str] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
-    #: The views of the current state asked for so far, by seat (a push asks for each
-    #: viewer's, and the public one for the screen, the phones' board and the log), and
-    #: those of the state before it, which the log's newest line draws.
-    _views: list[tuple[State, dict[int | None, Mapping[str, Any]]]] = \
+    #: What was asked of the current state, and of the one before it (the log's newest line
+    #: draws that one), by (what, seat): each viewer's view ("view"; the table screen's is
+    #: seat None's) and each seat's legal moves ("moves"). A push asks for every viewer's.
+    _kept: list[tuple[State, dict[tuple[str, int | None], Any]]] = \
         field(default_factory=list, repr=False)
-    #: The legal moves of one state (the current one when it was asked), by seat.
-    _moves: tuple[State | None, dict[int, list[Move]]] = \
-        field(default_factory=lambda: (None, {}), repr=False)
     #: The log's items as each viewer sees them, by (seq, viewer, whether it was taken
     #: back): every push asks every viewer's last lines, and an entry of the match never
     #: changes but for being taken back. Emptied when a match begins.
@@ -145,13 +142,9 @@ class Table:
         state = self.state
         if seat is None or self.status != "playing" or state is None:
             return []
-        kept_state, kept = self._moves
-        if kept_state is not state:
-            kept = {}
-            self._moves = (state, kept)
-        if seat not in kept:
-            kept[seat] = self.game.legal_moves(state, seat)
-        return kept[seat]
+        moves: list[Move] = self._asked(state, "moves", seat,
+                                        lambda: self.game.legal_moves(state, seat))
+        return moves
 
     def view_for(self, seat: int | None) -> Mapping[str, Any] | None:
         state = self.state
@@ -159,15 +152,23 @@ class Table:
 
     def _view(self, state: State, seat: int | None, keep: bool = False) -> Mapping[str, Any]:
         """``game.view``, kept for the current state (``keep``) and the one before it."""
-        views = next((kept for kept_state, kept in self._views if kept_state is state), None)
-        if views is None:
+        view: Mapping[str, Any] = self._asked(state, "view", seat,
+                                              lambda: self.game.view(state, seat), keep)
+        return view
+
+    def _asked(self, state: State, what: str, seat: int | None, answer: Callable[[], Any],
+               keep: bool = True) -> Any:
+        """``answer()`` for ``state``, kept under (``what``, ``seat``). ``keep`` keeps a state
+        not kept yet (the current one); a kept state stays until the next but one is."""
+        kept = next((found for kept_state, found in self._kept if kept_state is state), None)
+        if kept is None:
             if not keep:
-                return self.game.view(state, seat)
-            views = {}
-            self._views = [*self._views[-1:], (state, views)]
-        if seat not in views:
-            views[seat] = self.game.view(state, seat)
-        return views[seat]
+                return answer()
+            kept = {}
+            self._kept = [*self._kept[-1:], (state, kept)]
+        if (what, seat) not in kept:
+            kept[(what, seat)] = answer()
+        return kept[(what, seat)]
 
     def outcome(self) -> dict[str, Any] | None:
         match = self.match
@@ -181,6 +182,12 @@ class Table:
             return target is not None and self.unseen(target, viewer)
         return self.game.redact_move(self.befores[entry.seq], entry.mover, entry.move,
                                      viewer) is None
+
+    def begin(self, initial: State) -> None:
+        """A new match from ``initial``: an empty log, and nothing kept of the last one."""
+        self.initial = initial
+        self.log, self.steps, self.befores, self.effects = [], [], {}, {}
+        self._log_items.clear()
 
     def seq_for(self, viewer: int | None) -> int:
         """The newest change ``viewer`` may know of: what its pages show, and what its moves
@@ -294,9 +301,7 @@ class Tables:
 
     def _begin(self, table: Table, match: MatchRow) -> None:
         options = dict(table.row.options, first_seat=match.first_seat)
-        table.initial = table.game.setup(table.row.players, options, match.seed)
-        table.log, table.steps, table.befores, table.effects = [], [], {}, {}
-        table._log_items.clear()
+        table.begin(table.game.setup(table.row.players, options, match.seed))
 
     def _replay(self, table: Table, entry: LogRow) -> None:
         table.log.append(entry)

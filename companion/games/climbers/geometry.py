@@ -122,8 +122,7 @@ class Tower:
                                            for square, (height, _) in self.top.items()}
 
     def height(self, square: Square) -> int:
-        found = self.top.get(square)
-        return found[0] if found else 0
+        return self.heights.get(square, 0)
 
     def block_at(self, square: Square) -> str | None:
         found = self.top.get(square)

@@ -180,42 +180,42 @@ class ApiError(Exception):
     pass
 
 
-def call(port: int, method: str, path: str, body: Any = None, token: str | None = None,
-         source: str = "127.0.0.1") -> tuple[int, Any]:
+def request(port: int, method: str, path: str, body: str | None, headers: dict[str, str],
+            source: str) -> tuple[int, bytes]:
+    """One HTTP call on a connection of its own, from ``source``: its status and body."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=HTTP_TIMEOUT,
                                       source_address=(source, 0))
+    try:
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def call(port: int, method: str, path: str, body: Any = None, token: str | None = None,
+         source: str = "127.0.0.1") -> tuple[int, Any]:
     headers = {"Content-Type": "application/json"}
     if token:
         headers["Authorization"] = f"Bearer {token}"
-    try:
-        conn.request(method, path, body=None if body is None else json.dumps(body),
-                     headers=headers)
-        response = conn.getresponse()
-        data = response.read()
-    finally:
-        conn.close()
-    return response.status, json.loads(data) if data else None
+    status, data = request(port, method, path, None if body is None else json.dumps(body),
+                           headers, source)
+    return status, json.loads(data) if data else None
 
 
 def tap(port: int, code: str, token: str, move: Any, seq: int, client_move_id: str,
         source: str) -> tuple[int, int | None]:
     """A move made as a phone makes it: the form its picker posts, answered with the
     phone's regions. Returns the status and the seq the answer shows."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=HTTP_TIMEOUT,
-                                      source_address=(source, 0))
     body = urllib.parse.urlencode({"move": json.dumps(move), "seq": seq,
                                    "client_move_id": client_move_id})
-    try:
-        conn.request("POST", f"/t/{code}/move", body=body, headers={
-            "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
-            "Origin": f"http://127.0.0.1:{port}", "Cookie": f"seat_{code}={token}"})
-        response = conn.getresponse()
-        html = response.read().decode()
-    finally:
-        conn.close()
+    status, data = request(port, "POST", f"/t/{code}/move", body, {
+        "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
+        "Origin": f"http://127.0.0.1:{port}", "Cookie": f"seat_{code}={token}"}, source)
+    html = data.decode()
     found = SECTION.search(html)
     shown = dict(ATTR.findall(found.group(0))).get("seq") if found else None
-    return response.status, None if shown is None else int(shown)
+    return status, None if shown is None else int(shown)
 
 
 @dataclass(eq=False)

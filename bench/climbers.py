@@ -62,7 +62,8 @@ def main() -> None:
             if state["step"] == "before":
                 started = time.perf_counter()
                 blocks = rules.movable(state)
-                found = sum(len(rules.placement_moves(state, "block", block_id))
+                placer = rules.placer(state)
+                found = sum(len(rules.placement_moves(placer, "block", block_id))
                             for block_id in blocks)
                 placing.append(time.perf_counter() - started)
                 placements.append(found)

@@ -1,7 +1,8 @@
-"""The Climbers' placements are generated only around the tower's outline: over seeded
-games (the generated tower and one built by the players, either contact rule, figures and
-blocking stones about), they are exactly what trying every footprint over the tower's
-bounds finds."""
+"""The Climbers' placements are generated only around the tower's outline, and for a
+dozen blocks at once (a footprint away from the moved block answers as on the whole
+tower): over seeded games (the generated tower and one built by the players, either
+contact rule, figures and blocking stones about), they are exactly what trying every
+footprint over the bounds of the tower without the block finds."""
 
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ from companion.games.climbers.geometry import (
     building_problem,
     footprint,
     perimeter,
-    placements,
     shapes,
 )
 
@@ -67,12 +67,11 @@ def positions(options: dict[str, Any], seed: int, moves: int) -> Iterator[dict[s
 def test_the_placements_around_the_outline_are_every_placement(options, seed):
     checked = 0
     for state in positions(options, seed, 30):
+        placing = rules.placer(state)
         for block_id in rules.movable(state) or [b for b, spot in state["blocks"].items()
                                                  if spot is None][:3]:
             rest = Tower(state["blocks"], without=block_id)
-            fast = list(placements(rest, BLOCKS[block_id], state["figures"],
-                                   rules.barred(state), rules.whole_face(state),
-                                   state["blocks"][block_id]))
+            fast = list(placing.placements(block_id, BLOCKS[block_id]))
             assert fast == every_footprint(rest, block_id, state), block_id
             checked += 1
     assert checked > 20
@@ -116,3 +115,20 @@ def test_the_tower_answers_for_a_footprint_as_its_squares_do(seed):
                                 _touches(rest, x, y, w, d, z or 0, h, whole_face)
                         checked += 1
     assert checked > 1000
+
+
+def test_a_block_may_go_onto_a_figure_that_moves_to_the_squares_it_leaves():
+    """A figure under the block's new place is pushed onto a free square of the block it
+    stands on: here only the squares the moving block leaves are free, far from the new
+    place, so that placement exists only on the tower without the block."""
+    spot = {"z": 2, "w": 2, "d": 2, "h": 2, "top": "red", "long": None}
+    blocks: dict[str, Any] = {block_id: None for block_id in BLOCKS}
+    blocks.update({"F1": {"x": 0, "y": 0, "z": 0, "w": 6, "d": 2, "h": 2, "top": "grey",
+                          "long": "x"},
+                   "C1": dict(spot, x=2, y=0), "C2": dict(spot, x=4, y=0)})
+    figures = {"0": "0,0", "1": "0,1", "2": "1,0", "3": "1,1"}
+    state = {"blocks": blocks, "figures": figures, "blocked": {},
+             "options": {"contact": "side"}}
+    found = rules.placer(state).placements("C2", BLOCKS["C2"])
+    assert ("red", None, 0, 0) in found
+    assert found == every_footprint(Tower(blocks, without="C2"), "C2", state)

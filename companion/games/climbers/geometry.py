@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Collection, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from companion.games.climbers.data import (
@@ -538,8 +539,7 @@ def building_problem(tower: Tower, x: int, y: int, w: int, d: int, h: int,
         return "contact", 0, {}
     if standing is None:
         standing = standing_squares(figures)
-    under = z > 0 and bool(standing) and any(square in standing
-                                             for square in footprint(x, y, w, d))
+    under = z > 0 and any(x <= sx < x + w and y <= sy < y + d for sx, sy in standing)
     moved = pushes(tower, figures, x, y, w, d) if under else {}
     if moved is None:
         return "push", 0, {}
@@ -561,24 +561,90 @@ def _origins(tower: Tower, w: int, d: int) -> set[Square]:
     return found
 
 
-def placements(tower: Tower, block: Block, figures: dict[str, str | None],
-               barred: Iterable[str], whole_face: bool,
-               current: Placed | None) -> Iterator[tuple[str, str | None, int, int]]:
-    """Every legal (top, long, x, y) for ``block`` on ``tower`` (the tower without it), but
-    the place and face it has now (``current``)."""
-    barred = set(barred)
-    standing = standing_squares(figures)
+def _by_dims(block: Block) -> dict[tuple[int, int, int], list[tuple[str, str | None]]]:
+    """The ways to turn ``block``, by the footprint and height they give."""
     by_dims: dict[tuple[int, int, int], list[tuple[str, str | None]]] = {}
     for top, long, w, d, h in shapes(block):
         by_dims.setdefault((w, d, h), []).append((top, long))
-    here = None if current is None else (current["top"], current["long"], current["x"],
-                                         current["y"])
-    for (w, d, h), faces in by_dims.items():
-        for x, y in sorted(_origins(tower, w, d)):
-            problem, _, _ = building_problem(tower, x, y, w, d, h, figures, barred,
-                                             whole_face, standing)
-            if problem is not None:
-                continue
-            for top, long in faces:
-                if (top, long, x, y) != here:
-                    yield top, long, x, y
+    return by_dims
+
+
+class Placer:
+    """Every placement of each block of one position, the block tried on the tower without
+    itself, for a dozen blocks at once.
+
+    Only a block with nothing on it is ever placed again, so taking it away changes the
+    height of its own squares and nothing else. A footprint that neither covers nor borders
+    those squares, and pushes no figure aside, therefore fits on the tower without the
+    block exactly when it fits on the whole tower: that answer is worked out once for every
+    block of the same size. Only the footprints around the block's own place, and those
+    over a figure, are tried again on the tower without it. Every footprint the tower
+    without the block offers is one the whole tower offers too (it covers fewer squares),
+    so nothing is missed."""
+
+    def __init__(self, blocks: dict[str, Placed | None], figures: dict[str, str | None],
+                 barred: Iterable[str], whole_face: bool) -> None:
+        self.blocks = blocks
+        self.whole = Tower(blocks)
+        self.figures = figures
+        self.barred = set(barred)
+        self.whole_face = whole_face
+        self.standing = standing_squares(figures)
+        self._on_whole: dict[tuple[int, int, int], _Footprints] = {}
+
+    def _fits(self, tower: Tower, x: int, y: int, w: int, d: int, h: int) -> bool:
+        return building_problem(tower, x, y, w, d, h, self.figures, self.barred,
+                                self.whole_face, self.standing)[0] is None
+
+    def _footprints(self, w: int, d: int, h: int) -> _Footprints:
+        # The height matters only to a block on the table that must touch by a whole side.
+        key = (w, d, h if self.whole_face else 0)
+        if key not in self._on_whole:
+            origins = _origins(self.whole, w, d)
+            over_figures = {(x, y) for x, y in origins
+                            if any(x <= sx < x + w and y <= sy < y + d
+                                   for sx, sy in self.standing)}
+            fitting = [(x, y) for x, y in origins if self._fits(self.whole, x, y, w, d, h)]
+            self._on_whole[key] = _Footprints(origins, over_figures, fitting)
+        return self._on_whole[key]
+
+    def placements(self, block_id: str, block: Block) -> list[tuple[str, str | None, int, int]]:
+        """Every legal (top, long, x, y) for the block, in order, but the place and face it
+        has now."""
+        current = self.blocks[block_id]
+        rest = None if current is None else Tower(self.blocks, without=block_id)
+        found: list[tuple[str, str | None, int, int]] = []
+        for (w, d, h), faces in _by_dims(block).items():
+            footprints = self._footprints(w, d, h)
+            if current is None or rest is None:  # not on the tower: the whole tower is it
+                corners = sorted(footprints.fitting)
+            else:
+                corners = self._without(rest, current, footprints, w, d, h)
+            found += [(top, long, x, y) for x, y in corners for top, long in faces]
+        if current is not None:
+            here = (current["top"], current["long"], current["x"], current["y"])
+            found = [placement for placement in found if placement != here]
+        return found
+
+    def _without(self, rest: Tower, current: Placed, footprints: _Footprints, w: int,
+                 d: int, h: int) -> list[Square]:
+        """The corners of the w × d footprints that fit on ``rest``, the tower without the
+        block now at ``current``, in order: as on the whole tower, but those that cover or
+        border the block's squares, or stand over a figure."""
+        bx, by = current["x"], current["y"]
+        near = {(x, y) for x in range(bx - w, bx + current["w"] + 1)
+                for y in range(by - d, by + current["d"] + 1)} & footprints.origins
+        again = near | footprints.over_figures
+        kept = [corner for corner in footprints.fitting if corner not in again]
+        kept += [(x, y) for x, y in again if self._fits(rest, x, y, w, d, h)]
+        return sorted(kept)
+
+
+@dataclass(frozen=True)
+class _Footprints:
+    """The footprints of one size worth trying on the whole tower (their corners), those
+    over a figure, and those that fit."""
+
+    origins: set[Square]
+    over_figures: set[Square]
+    fitting: list[Square]

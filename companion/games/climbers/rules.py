@@ -19,6 +19,7 @@ from companion.games.climbers.geometry import (
     LADDER_BITS,
     TABLE,
     Placed,
+    Placer,
     Tower,
     Walker,
     building_problem,
@@ -29,7 +30,6 @@ from companion.games.climbers.geometry import (
     node_name,
     parse_node,
     parse_square,
-    placements,
     shape,
 )
 
@@ -83,6 +83,11 @@ def _malformed(problem: str) -> IllegalMove:
 
 def tower(state: State, without: str | None = None) -> Tower:
     return Tower(state["blocks"], without)
+
+
+def placer(state: State) -> Placer:
+    """Where the blocks of this position may go, each on the tower without itself."""
+    return Placer(state["blocks"], state["figures"], barred(state), whole_face(state))
 
 
 def height_of(state: State, seat: int, built: Tower | None = None) -> int:
@@ -343,8 +348,9 @@ def legal(state: State, seat: int) -> list[Move]:
             state, height_of(state, seat), state["start"]["dipped"]):
         return [{"type": "restart"}]
     if state["step"] == "before":
+        placing = placer(state)
         for block_id in movable(state):
-            moves.extend(placement_moves(state, "block", block_id))
+            moves.extend(placement_moves(placing, "block", block_id))
         moves.append({"type": "pass"})
     elif may_end(state, height_of(state, seat), state["start"]["dipped"]):
         moves.extend({"type": "stone", "block": block_id} for block_id in stone_spots(state, seat))
@@ -389,12 +395,9 @@ def stone_spots(state: State, seat: int) -> list[str]:
             and not squares & standing]
 
 
-def placement_moves(state: State, kind: str, block_id: str) -> list[Move]:
-    rest = tower(state, without=block_id)
+def placement_moves(placing: Placer, kind: str, block_id: str) -> list[Move]:
     return [{"type": kind, "block": block_id, "top": top, "long": long, "x": x, "y": y}
-            for top, long, x, y in placements(rest, BLOCKS[block_id], state["figures"],
-                                              barred(state), whole_face(state),
-                                              state["blocks"][block_id])]
+            for top, long, x, y in placing.placements(block_id, BLOCKS[block_id])]
 
 
 def _build_moves(state: State) -> list[Move]:
@@ -402,12 +405,13 @@ def _build_moves(state: State) -> list[Move]:
         return [{"type": "built"}]
     moves: list[Move] = []
     seen = set()
+    placing = placer(state)
     for block_id, spot in state["blocks"].items():
         block = BLOCKS[block_id]
         kind = (block.kind.name, block.square_pair)
         if spot is None and kind not in seen:  # blocks alike: offer the first one left
             seen.add(kind)
-            moves.extend(placement_moves(state, "build", block_id))
+            moves.extend(placement_moves(placing, "build", block_id))
     if complete(state):
         moves.append({"type": "built"})
     elif not seen:
@@ -418,10 +422,11 @@ def _build_moves(state: State) -> list[Move]:
 def _corrections(state: State) -> list[Move]:
     """Every block is entered, yet a grey foundation still shows: a block was entered in
     the wrong place. Any block with nothing on it may be put where it really stands."""
-    built = tower(state)
+    placing = placer(state)
     moves: list[Move] = []
     for block_id in state["blocks"]:
-        if block_id not in FOUNDATIONS and movable_problem(state, block_id, built) is None:
-            moves.extend(placement_moves(state, "build", block_id))
+        if block_id not in FOUNDATIONS and movable_problem(state, block_id,
+                                                           placing.whole) is None:
+            moves.extend(placement_moves(placing, "build", block_id))
     return moves
 

@@ -578,9 +578,9 @@ class Placer:
     those squares, and pushes no figure aside, therefore fits on the tower without the
     block exactly when it fits on the whole tower: that answer is worked out once for every
     block of the same size. Only the footprints around the block's own place, and those
-    over a figure, are tried again on the tower without it. Every footprint the tower
-    without the block offers is one the whole tower offers too (it covers fewer squares),
-    so nothing is missed."""
+    over a figure, are tried again on the tower without it. Every corner worth trying on
+    the tower without the block (``_origins``) is one on the whole tower too, which covers
+    more squares, so nothing is missed."""
 
     def __init__(self, blocks: dict[str, Placed | None], figures: dict[str, str | None],
                  barred: Iterable[str], whole_face: bool) -> None:
@@ -604,7 +604,8 @@ class Placer:
             over_figures = {(x, y) for x, y in origins
                             if any(x <= sx < x + w and y <= sy < y + d
                                    for sx, sy in self.standing)}
-            fitting = [(x, y) for x, y in origins if self._fits(self.whole, x, y, w, d, h)]
+            fitting = sorted((x, y) for x, y in origins
+                             if self._fits(self.whole, x, y, w, d, h))
             self._on_whole[key] = _Footprints(origins, over_figures, fitting)
         return self._on_whole[key]
 
@@ -612,19 +613,14 @@ class Placer:
         """Every legal (top, long, x, y) for the block, in order, but the place and face it
         has now."""
         current = self.blocks[block_id]
-        rest = None if current is None else Tower(self.blocks, without=block_id)
-        found: list[tuple[str, str | None, int, int]] = []
-        for (w, d, h), faces in _by_dims(block).items():
-            footprints = self._footprints(w, d, h)
-            if current is None or rest is None:  # not on the tower: the whole tower is it
-                corners = sorted(footprints.fitting)
-            else:
-                corners = self._without(rest, current, footprints, w, d, h)
-            found += [(top, long, x, y) for x, y in corners for top, long in faces]
-        if current is not None:
-            here = (current["top"], current["long"], current["x"], current["y"])
-            found = [placement for placement in found if placement != here]
-        return found
+        if current is None:  # not on the tower: the whole tower is the tower without it
+            return [(top, long, x, y) for (w, d, h), faces in _by_dims(block).items()
+                    for x, y in self._footprints(w, d, h).fitting for top, long in faces]
+        rest = Tower(self.blocks, without=block_id)
+        here = (current["top"], current["long"], current["x"], current["y"])
+        return [(top, long, x, y) for (w, d, h), faces in _by_dims(block).items()
+                for x, y in self._without(rest, current, self._footprints(w, d, h), w, d, h)
+                for top, long in faces if (top, long, x, y) != here]
 
     def _without(self, rest: Tower, current: Placed, footprints: _Footprints, w: int,
                  d: int, h: int) -> list[Square]:
@@ -643,7 +639,7 @@ class Placer:
 @dataclass(frozen=True)
 class _Footprints:
     """The footprints of one size worth trying on the whole tower (their corners), those
-    over a figure, and those that fit."""
+    over a figure, and those that fit there, in order."""
 
     origins: set[Square]
     over_figures: set[Square]

@@ -516,6 +516,11 @@ def figure_node(place: str | None) -> Node:
 # --- building ----------------------------------------------------------------------------------
 
 
+def covers_any(x: int, y: int, w: int, d: int, squares: Iterable[Square]) -> bool:
+    """Whether the footprint covers any of ``squares`` (a few figures' squares)."""
+    return any(x <= sx < x + w and y <= sy < y + d for sx, sy in squares)
+
+
 def standing_squares(figures: dict[str, str | None]) -> set[Square]:
     """The squares the figures stand on (not the table)."""
     return {square for place in figures.values() if (square := parse_square(place))}
@@ -539,7 +544,7 @@ def building_problem(tower: Tower, x: int, y: int, w: int, d: int, h: int,
         return "contact", 0, {}
     if standing is None:
         standing = standing_squares(figures)
-    under = z > 0 and any(x <= sx < x + w and y <= sy < y + d for sx, sy in standing)
+    under = z > 0 and covers_any(x, y, w, d, standing)
     moved = pushes(tower, figures, x, y, w, d) if under else {}
     if moved is None:
         return "push", 0, {}
@@ -602,8 +607,7 @@ class Placer:
         if key not in self._on_whole:
             origins = _origins(self.whole, w, d)
             over_figures = {(x, y) for x, y in origins
-                            if any(x <= sx < x + w and y <= sy < y + d
-                                   for sx, sy in self.standing)}
+                            if covers_any(x, y, w, d, self.standing)}
             fitting = sorted((x, y) for x, y in origins
                              if self._fits(self.whole, x, y, w, d, h))
             self._on_whole[key] = _Footprints(origins, over_figures, fitting)

@@ -140,8 +140,8 @@ def movable_problem(state: State, block_id: str, built: Tower) -> str | None:
     return None
 
 
-def movable(state: State) -> list[str]:
-    built = tower(state)
+def movable(state: State, built: Tower | None = None) -> list[str]:
+    built = built or tower(state)
     return [block_id for block_id in state["blocks"]
             if state["blocks"][block_id] is not None
             and movable_problem(state, block_id, built) is None]
@@ -349,7 +349,7 @@ def legal(state: State, seat: int) -> list[Move]:
         return [{"type": "restart"}]
     if state["step"] == "before":
         placing = placer(state)
-        for block_id in movable(state):
+        for block_id in movable(state, placing.whole):
             moves.extend(placement_moves(placing, "block", block_id))
         moves.append({"type": "pass"})
     elif may_end(state, height_of(state, seat), state["start"]["dipped"]):

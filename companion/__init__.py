@@ -9,11 +9,10 @@ from typing import TYPE_CHECKING, Any
 from flask import Flask
 
 from companion.config import Config
+from companion.paths import STATIC, TEMPLATES
 
 if TYPE_CHECKING:
     from companion.web.games.spec import GameSpec
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def create_app(overrides: dict[str, Any] | None = None,
@@ -22,7 +21,8 @@ def create_app(overrides: dict[str, Any] | None = None,
 
     ``games`` are the games offered (``companion.web.games.GAMES`` unless a test adds one).
     """
-    app = Flask(__name__, instance_path=str(Path.cwd() / "instance"))
+    app = Flask(__name__, instance_path=str(Path.cwd() / "instance"),
+                template_folder=str(TEMPLATES), static_folder=str(STATIC))
     app.config.from_object(Config)
     if overrides:
         app.config.update(overrides)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from pathlib import Path
 from typing import ClassVar
+
+from companion.paths import TRANSLATIONS
 
 DEFAULT_PORT = 5000
 
@@ -37,7 +38,7 @@ class Config:
     MAX_CONTENT_LENGTH = 16 * 1024
     MAX_FORM_MEMORY_SIZE = 16 * 1024
     BABEL_DEFAULT_LOCALE = "en"
-    BABEL_TRANSLATION_DIRECTORIES = str(Path(__file__).resolve().parent / "translations")
+    BABEL_TRANSLATION_DIRECTORIES = str(TRANSLATIONS)
     LANGUAGES = ("en", "fr")
     #: Seconds between websocket pings, so a phone that vanished is shown as away.
     SOCK_SERVER_OPTIONS: ClassVar[dict[str, int]] = {

@@ -8,6 +8,7 @@ phones it serves.
 
 import gc
 import os
+import sys
 
 from companion.config import listen_address
 
@@ -35,3 +36,12 @@ def post_worker_init(worker: object) -> None:
     loaded at start is frozen out of the collector's sight."""
     gc.freeze()
     gc.set_threshold(50_000, 20, 10)
+
+
+def worker_exit(server: object, worker: object) -> None:
+    """The worker has stopped serving; only the interpreter's teardown is left, where
+    gevent's patched locks are already gone and each logging handler's finaliser reports a
+    meaningless ``TypeError: 'NoneType' object is not callable`` (gevent's open issue 2148)
+    as a traceback in the server's log at every stop. Nothing reported then can be acted on,
+    so it is not reported."""
+    sys.unraisablehook = lambda unraisable: None

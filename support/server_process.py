@@ -41,6 +41,11 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+#: The log file of every server process started: the tests' teardown reads each one
+#: (tests/conftest.py), so an error on the server fails the test that started it.
+LOGS: list[Path] = []
+
+
 def procfile_command() -> list[str]:
     line = (ROOT / "Procfile").read_text().strip()
     return shlex.split(line.partition(":")[2])
@@ -64,7 +69,10 @@ class ServerProcess:
         command = procfile_command()
         command[0] = str(Path(sys.executable).with_name(command[0]))
         self._close_log()
-        self.log = (self.database.parent / f"server-{self.port}.log").open("ab")
+        log_path = self.database.parent / f"server-{self.port}.log"
+        if log_path not in LOGS:
+            LOGS.append(log_path)
+        self.log = log_path.open("ab")
         self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log,
                                         stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 20

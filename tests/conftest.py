@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import logging
 import random
 from typing import Any
 
@@ -13,12 +14,44 @@ from flask.testing import FlaskClient
 from companion import create_app
 from companion.web.games import GAMES
 from companion.web.games.spec import GameSpec
+from support import server_process
+from support.server_log import assert_clean_log
 from tests.fake_game import SPEC as FAKE_GAME
 
 #: The registered games, and a throw-away one that the tests register through the registry
 #: alone: every suite that covers "each game" covers these.
 GAMES_UNDER_TEST: tuple[GameSpec, ...] = (*GAMES, FAKE_GAME)
 GAME_IDS: tuple[str, ...] = tuple(spec.id for spec in GAMES_UNDER_TEST)
+
+
+class ErrorRecords(logging.Handler):
+    """Keeps every record of level ERROR or above."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def server_logs_are_clean(request):
+    """An error any test server logs fails the test that started it: the servers inside
+    this process (pages, pushes, sockets) through ``logging``, the server processes through
+    their log files. A test that provokes one on purpose is marked ``server_errors``."""
+    handler = ErrorRecords()
+    root = logging.getLogger()
+    root.addHandler(handler)
+    already = len(server_process.LOGS)
+    yield
+    root.removeHandler(handler)
+    if request.node.get_closest_marker("server_errors"):
+        return
+    assert not handler.records, "a server logged an error:\n" + "\n".join(
+        handler.format(record) for record in handler.records)
+    for path in server_process.LOGS[already:]:
+        assert_clean_log(path)
 
 
 def make_app(config: dict[str, Any]) -> Flask:

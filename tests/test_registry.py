@@ -20,7 +20,7 @@ from companion.web.games.spec import PARTIALS, GameSpec
 from tests.conftest import FAKE_GAME
 
 ROOT = Path(__file__).resolve().parents[1]
-CSS = ROOT / "companion" / "static" / "css" / "companion.css"
+CSS = ROOT / "static" / "css" / "companion.css"
 FRENCH = ROOT / "companion" / "translations" / "fr" / "LC_MESSAGES" / "messages.po"
 LANGUAGES = ("en", "fr")
 

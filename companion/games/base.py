@@ -14,13 +14,13 @@ import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 from typing import Any, Protocol, TypeGuard
+
+from companion.paths import SEEDS
 
 State = dict[str, Any]
 Move = dict[str, Any]
 
-SEEDS_DIR = Path(__file__).resolve().parent.parent / "seeds"
 
 
 class IllegalMove(Exception):
@@ -312,7 +312,7 @@ def roll(state: State, sides: int) -> int:
 @cache
 def load_seed(game_id: str) -> dict[str, Any]:
     """The parsed ``seeds/<game_id>.toml``: components, defaults and rule clauses."""
-    with (SEEDS_DIR / f"{game_id}.toml").open("rb") as handle:
+    with (SEEDS / f"{game_id}.toml").open("rb") as handle:
         return tomllib.load(handle)
 
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from flask import Flask
 from flask_sock import Sock
 from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, PrefixLoader
 
+from companion.paths import TEMPLATES
 from companion.web import (
     api,
     assets,
@@ -46,6 +45,4 @@ def template_loader(app: Flask) -> BaseLoader:
     template folder."""
     games = PrefixLoader({game_id: FileSystemLoader(spec.templates_path)
                           for game_id, spec in app.extensions["games"].items()})
-    assert app.template_folder is not None
-    return ChoiceLoader([PrefixLoader({"games": games}),
-                         FileSystemLoader(Path(app.root_path) / app.template_folder)])
+    return ChoiceLoader([PrefixLoader({"games": games}), FileSystemLoader(TEMPLATES)])

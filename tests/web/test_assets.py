@@ -3,10 +3,13 @@ phone's first load of its game page stays small; no page asks for a file that is
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 
 import pytest
 
+from companion.paths import STATIC
 from companion.web.games import BY_ID
 from tests.conftest import ApiTable
 
@@ -94,3 +97,27 @@ def test_the_favicon_is_served(client):
     icon = re.search(r'<link rel="icon" href="([^"]+)"', html).group(1)
     assert client.get(icon.replace("&amp;", "&")).status_code == 200
     assert client.get("/favicon.ico").status_code == 200
+
+
+VENDOR = STATIC / "vendor"
+
+
+def test_every_vendored_file_is_the_one_its_lock_names():
+    """static/vendor holds exactly the files scripts/vendor wrote, unchanged, each package
+    with its version, licence and licence text recorded."""
+    lock = json.loads((VENDOR / "vendor.json").read_text())
+    vendored = {name for entry in lock.values() for name in entry["files"]}
+    assert {path.name for path in VENDOR.iterdir()} == vendored | {"vendor.json"}
+    for package, entry in lock.items():
+        assert entry["version"] and entry["license"] and entry["integrity"], package
+        assert set(entry["sha256"]) == set(entry["files"]), package
+        assert "LICENSE" in entry["files"].values(), f"{package}: its licence text is missing"
+        for name, digest in entry["sha256"].items():
+            assert hashlib.sha256((VENDOR / name).read_bytes()).hexdigest() == digest, (
+                f"{name} is not the file of {package}@{entry['version']}: run scripts/vendor")
+
+
+def test_the_vendored_htmx_is_the_version_the_lock_names():
+    lock = json.loads((VENDOR / "vendor.json").read_text())["htmx.org"]
+    declared = re.search(r'this\.version="([^"]+)"', (VENDOR / "htmx.min.js").read_text())
+    assert declared is not None and declared.group(1) == lock["version"]

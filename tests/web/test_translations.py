@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from collections import Counter
 from pathlib import Path
 
-import pytest
 from babel.messages import frontend
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
@@ -78,7 +78,7 @@ def extracted_messages() -> dict[tuple[str, str | None], str | tuple[str, ...]]:
     def directory_filter(dirpath: str) -> bool:
         name = os.path.basename(dirpath)
         return not name.startswith((".", "_")) and name not in {
-            "node_modules", "translations", "tests"}
+            "translations", "tests"}
 
     found: dict[tuple[str, str | None], str | tuple[str, ...]] = {}
     for _, _, message, _, context in extract_from_dir(
@@ -104,26 +104,23 @@ def test_every_string_in_the_source_is_in_the_french_catalogue():
                 f"the plural of {singular!r} changed: {message!r} vs {in_po.id!r}")
 
 
-@pytest.fixture
-def compiled_fr() -> Path:
-    """The app reads the .mo: compile it, as `pybabel compile` would, when missing or stale."""
-    if not FR_MO.exists() or FR_MO.stat().st_mtime < FR_PO.stat().st_mtime:
-        catalog = load_fr()
-        partial = FR_MO.with_name(f"messages.mo.{os.getpid()}.tmp")
-        with partial.open("wb") as mo:
-            write_mo(mo, catalog)
-        os.replace(partial, FR_MO)
-    return FR_MO
+def test_the_committed_mo_is_the_compiled_po():
+    """The app reads the .mo, committed so that a bare clone and its wheel speak French:
+    after changing the .po, run `pybabel compile -d companion/translations`."""
+    compiled = io.BytesIO()
+    write_mo(compiled, load_fr())
+    assert FR_MO.read_bytes() == compiled.getvalue(), (
+        "messages.mo is stale: run pybabel compile -d companion/translations")
 
 
-def test_the_home_page_speaks_french_to_a_french_browser(compiled_fr, client):
+def test_the_home_page_speaks_french_to_a_french_browser(client):
     page = client.get("/", headers={"Accept-Language": "fr"}).get_data(as_text=True)
     assert "Démarrer une table" in page
     assert "Start a table" not in page
     assert '<html lang="fr">' in page
 
 
-def test_the_home_page_speaks_english_to_an_english_browser(compiled_fr, client):
+def test_the_home_page_speaks_english_to_an_english_browser(client):
     page = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert "Start a table" in page
     assert "Démarrer une table" not in page

@@ -16,9 +16,8 @@ from typing import Any
 
 from flask import current_app
 
-from companion.games.base import SEEDS_DIR, Game
-
-TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
+from companion.games.base import Game
+from companion.paths import SEEDS, TEMPLATES
 
 #: The partials every game provides under its template folder (``your_turn.html`` is
 #: optional: the platform's own is used when a game has none).
@@ -46,11 +45,11 @@ class GameSpec:
 
     @property
     def seeds_path(self) -> Path:
-        return self.seeds or SEEDS_DIR / f"{self.id}.toml"
+        return self.seeds or SEEDS / f"{self.id}.toml"
 
     @property
     def templates_path(self) -> Path:
-        return self.templates or TEMPLATES_DIR / "games" / self.id
+        return self.templates or TEMPLATES / "games" / self.id
 
     @cached_property
     def seed(self) -> dict[str, Any]:

@@ -1519,6 +1519,91 @@ def test_a_faller_drags_the_climber_under_the_ledge_whatever_its_lane(how, ledge
     assert {"rule": "sr.knock-on", "seats": [2]} in after["effects"]
 
 
+@pytest.mark.parametrize("ledge", list(LEDGES))
+@pytest.mark.parametrize("how", ["sabotage", "fall 3"])
+def test_a_faller_landing_just_above_a_ledge_leaves_the_climber_under_it(how, ledge):
+    """sr.knock-on: « Si un pion victime d'un sabotage tombe sur un autre pion, il
+    l'entraîne avec lui »: sabotaged from 15, a climber lands on 12, the first level above
+    the lower ledge; the climber on 11 (same lane, under the ledge) is neither passed nor
+    landed on, and stays. Likewise at the upper ledge (a Fall from 26 to 23 over 22)."""
+    top = LEDGES[ledge]
+    where = {1: (top + 4, 2), 2: (top, 2)}
+    if how == "sabotage":
+        state = build(3, hands={0: kit(0, sabotage(0))}, positions=where)
+        state = play(state, {0: sabotage(0), 1: bid(1, 4), 2: bid(2, 5)})
+        after = allowed(state, 0, {"type": "sabotage", "target": 1, "lane": 2})
+    else:
+        state = build(3, offer=fall(3), positions=where)
+        after = play(state, {0: bid(0, 5), 1: bid(1, 1), 2: bid(2, 4)})
+    assert spot(after, 1) == (top + 1, 2) and spot(after, 2) == (top, 2)
+    assert not any(effect["rule"] == "sr.knock-on" for effect in after["effects"])
+
+
+def test_a_fall_of_2_onto_the_first_level_above_the_upper_ledge():
+    """sr.knock-on: a Fall from 25 to 23 leaves the climber on 22, under the upper ledge."""
+    state = build(3, offer=fall(2), positions={1: (25, 1), 2: (22, 1)})
+    after = play(state, {0: bid(0, 5), 1: bid(1, 1), 2: bid(2, 4)})
+    assert spots(after) == {0: (0, 0), 1: (23, 1), 2: (22, 1)}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(levels=st.integers(6, 16), lanes=st.tuples(*[st.integers(1, 5)] * 3),
+       data=st.data())
+def test_a_climber_is_dragged_only_when_the_faller_passes_or_lands_on_it(levels, lanes,
+                                                                          data):
+    """sr.knock-on, in every geometry (rows per section, lanes of each wall): a climber the
+    fall drags down overlapped, before the fall, a place the first faller passed or landed
+    on (same section, same lane, less than 2 levels apart); a climber that overlapped the
+    faller's landing in the faller's own lane always goes down."""
+    state = G.setup(4, {"levels": levels, "lower_lanes": str(lanes[0]),
+                        "middle_lanes": str(lanes[1]), "upper_lanes": str(lanes[2])}, 1)
+    top = building.roof(state) - 1
+    taken: list[tuple[int, int]] = []
+    for seat in range(4):
+        level = data.draw(st.integers(0, top), label=f"level {seat}")
+        if level == 0:
+            lane = 0
+        else:
+            lane = data.draw(st.integers(1, building.lanes(state, building.face_section(
+                state, level))), label=f"lane {seat}")
+            if any(building.overlaps(state, level, lane, other) for other in taken):
+                level, lane = 0, 0
+        taken.append((level, lane))
+        state["positions"][str(seat)] = {"level": level, "lane": lane}
+    faller = data.draw(st.sampled_from([s for s in range(4) if taken[s][0] > 0]
+                                       or [0]), label="faller")
+    distance = data.draw(st.integers(2, 3), label="distance")
+    start = taken[faller]
+    if start[0] == 0:
+        return
+    lane = data.draw(st.sampled_from(building.drop_lanes(state, faller, distance)),
+                     label="lane")
+    falls = building.drop(state, faller, distance, lane)
+    target = max(0, start[0] - distance)
+
+    def hits(fall: dict[str, Any], seat: int) -> bool:
+        """Whether ``fall`` passed or landed on where ``seat`` stood."""
+        begin = (fall["from"]["level"], fall["from"]["lane"])
+        end = max(0, begin[0] - distance)
+        return any(taken[seat][1] in building.path_lanes(state, begin, end, fall["to"]["lane"],
+                                                          level)
+                   and building.overlaps(state, level, taken[seat][1], taken[seat])
+                   for level in range(max(end, 1), begin[0]))
+
+    dragged = {fall["seat"] for fall in falls[1:]}
+    for fall in falls[1:]:  # dragged by the first faller or by one it dragged
+        assert any(hits(other, fall["seat"]) for other in falls if other is not fall), \
+            (fall, taken, falls)
+    if target:
+        for seat in range(4):
+            if seat != faller and building.overlaps(state, target, lane, taken[seat]) \
+                    and taken[seat][0] < start[0]:
+                assert seat in dragged, (seat, taken, falls)
+    for seat in range(4):
+        if seat not in dragged and seat != faller:
+            assert spot(state, seat) == taken[seat]
+
+
 def test_deck_and_played_cards_both_empty_end_the_game():
     """sr.end.no-cards: with every card in a hand, nothing can be offered: the game ends
     and the climbers rank by height, those on one level sharing their place."""

@@ -12,11 +12,12 @@ H9-H12 and D7-D9 lie flat with grey on top; a cube can show any colour on top.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import IllegalMove, clauses, clone
@@ -1091,6 +1092,100 @@ def test_a_pit_walled_in_by_blocks_is_reached_only_over_them():
     assert {m["to"] for m in G.legal_moves(state, 0) if m["type"] == "walk"} == {
         "3,2", "2,3", "3,3"}  # only within the pit
     refused(state, 0, walk("table"), "cl.figure.step")
+
+
+#: The ring, and a grey half-cube lying on the table east of it (free to be moved).
+RING_AND_SLAB = (*RING, ("H9", 6, 0, "grey"))
+
+
+def test_a_block_set_in_a_pit_pushes_the_figure_along_the_pit_floor():
+    """cl.build.push: « si les figurines peuvent être poussées et qu'elles ont suffisamment
+    de place après pour rester debout sur la même surface »: a block set on the table in a
+    pit, over a figure standing there, pushes it to a free square of the pit's floor."""
+    state = table(2, RING_AND_SLAB, figures={1: "2,2"})
+    after = allowed(state, 0, block("H9", 2, 2, "red", "x"))  # on edge over 2,2 and 3,2
+    assert after["figures"]["1"] == "2,3" and height(after, 1) == 0
+    assert {"rule": "cl.build.push", "kind": "pushed", "figures": {"1": "2,3"}} in \
+        after["effects"]
+
+
+def test_a_block_filling_the_pit_where_a_figure_stands_is_refused():
+    """cl.build.push: a block that would fill the whole pit where a figure stands has no
+    room to push it to: it may not go there (a block never rests on a figure)."""
+    state = table(2, RING_AND_SLAB, figures={1: "3,3"})
+    refused(state, 0, block("H9", 2, 2, "grey"), "cl.build.push")
+    crowded = table(4, RING_AND_SLAB, figures={1: "2,2", 2: "2,3", 3: "3,2"})
+    refused(crowded, 0, block("H9", 2, 2, "red", "y"), "cl.build.push")  # room for one
+    empty = table(2, RING_AND_SLAB)
+    allowed(empty, 0, block("H9", 2, 2, "grey"))  # nobody there: it fills the pit
+
+
+def test_a_figure_in_an_opened_pit_stands_on_the_table_round_the_tower():
+    """cl.figure.pit-opened: a block of the pit's wall taken away, the figure in the pit
+    stands on the table round the tower, « Ils peuvent se déplacer autour comme ils
+    souhaitent »: it steps onto a 1-high block with no ladder, which it could not do from
+    the closed pit, walled in by cubes 2 high."""
+    state = table(2, RING_AND_SLAB, figures={0: "2,2"})
+    state["ladders"]["0"] = []
+    refused(state, 0, walk("6,0"), "cl.figure.step")
+    opened = allowed(state, 0, block("C2", 8, 0, "grey"))  # the south wall's cube, away
+    assert opened["figures"]["0"] is None
+    assert {"rule": "cl.figure.pit-opened", "kind": "pit-opened", "seats": [0]} in \
+        opened["effects"]
+    after = allowed(opened, 0, walk("6,0"))  # onto the half-cube from the table
+    assert after["figures"]["0"] == "6,0" and height(after, 0) == 1
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_no_block_move_lifts_or_strands_a_figure_whatever_the_pit(data):
+    """cl.build.push and cl.figure.pit-opened, for pits of every shape: grey cubes on a
+    4 × 4 grid of 2 × 2 cells, and half-cubes on edge in some empty cells, wall in pits of
+    many shapes; figures stand in them. No block move changes a figure's height (a figure
+    pushed stays on the same surface), and after it every figure stands on a block's top,
+    on the floor of a pit still walled in, or on the table round the tower."""
+    cells = [(2 * i, 2 * j) for i in range(4) for j in range(4)]
+    cubes = data.draw(st.lists(st.sampled_from(cells), min_size=6, max_size=12, unique=True),
+                      label="cubes")
+    blocks: list[tuple[Any, ...]] = [(f"C{n + 1}", x, y, "grey")
+                                     for n, (x, y) in enumerate(cubes)]
+    halves = [f"H{n}" for n in range(8, 0, -1)]
+    for x, y in cells:
+        if halves and (x, y) not in cubes and data.draw(st.booleans(), label=f"half {x},{y}"):
+            long = data.draw(st.sampled_from(["x", "y"]), label="long")
+            shift = data.draw(st.integers(0, 1), label="side")
+            at = (x, y + shift) if long == "x" else (x + shift, y)
+            blocks.append((halves.pop(), *at, "violet", long))
+    state = table(3, (*blocks, ("H9", 10, 0, "grey")))
+    pits = sorted(Tower(state["blocks"]).pits())
+    assume(pits)
+    places = data.draw(st.lists(st.sampled_from(pits), min_size=1, max_size=2, unique=True),
+                       label="figures")
+    for seat, square in enumerate(places, start=1):
+        state["figures"][str(seat)] = f"{square[0]},{square[1]}"
+    begin(state, 0)
+    before = {seat: height(state, seat) for seat in range(3)}
+    moves = [m for m in G.legal_moves(state, 0) if m["type"] == "block"]
+    rng = random.Random(data.draw(st.integers(0, 2**16), label="sample"))
+
+    def covers_a_figure(move: Move) -> bool:
+        dims = shape(BLOCKS[move["block"]], move["top"], move["long"])
+        assert dims is not None
+        return any(move["x"] <= x < move["x"] + dims[0] and move["y"] <= y < move["y"] + dims[1]
+                   for x, y in places)
+
+    over = [move for move in moves if covers_a_figure(move)]
+    for move in over[:30] + rng.sample(moves, min(len(moves), 30)):
+        after = G.apply(state, 0, move)
+        built = Tower(after["blocks"])
+        open_pits = built.pits()
+        squares = [place for place in after["figures"].values() if place is not None]
+        assert len(squares) == len(set(squares)), (move, after["figures"])
+        for seat, place in after["figures"].items():
+            assert height(after, int(seat)) == before[int(seat)], (move, seat, place)
+            if place is not None:
+                square = tuple(int(part) for part in place.split(","))
+                assert square in built.top or square in open_pits, (move, seat, place)
 
 
 def test_the_short_ladder_used_twice_names_the_once_rule():

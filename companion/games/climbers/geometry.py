@@ -226,21 +226,32 @@ def hidden(tower: Tower, block_id: str) -> bool:
 
 
 def pushes(tower: Tower, figures: dict[str, str | None], x: int, y: int, w: int,
-           d: int) -> dict[str, str] | None:
+           d: int) -> dict[str, str | None] | None:
     """Where the figures standing under a new block's footprint go: each to the nearest free
-    square of the same block's top that the new block leaves showing (ties in reading
-    order, seats in order). ``{}`` when nobody stands there, None when someone has no room."""
+    square of the same surface that the new block leaves showing (ties in reading order,
+    seats in order): the same block's top, or the floor of the same pit walled in by
+    blocks. A figure on a bare square that is no pit (its wall is the block being moved)
+    stands on the table round the tower (None). ``{}`` when nobody stands there, None
+    when someone has no room."""
     covered = set(footprint(x, y, w, d))
     taken = {parse_square(place) for place in figures.values() if place is not None}
-    moved: dict[str, str] = {}
+    moved: dict[str, str | None] = {}
+    pits: set[Square] | None = None
     for seat in sorted(figures, key=int):
         square = parse_square(figures[seat])
         if square is None or square not in covered:
             continue
         block_id = tower.block_at(square)
-        if block_id is None:
-            return None
-        free = [s for s in tower.visible(block_id) if s not in covered and s not in taken]
+        if block_id is not None:
+            surface = set(tower.visible(block_id))
+        else:
+            pits = tower.pits() if pits is None else pits
+            surface = pit_floor(pits, square)
+            if not surface:  # the table round the tower
+                taken.discard(square)
+                moved[seat] = None
+                continue
+        free = [s for s in sorted(surface) if s not in covered and s not in taken]
         if not free:
             return None
         target = min(free, key=lambda s: (abs(s[0] - square[0]) + abs(s[1] - square[1]),
@@ -249,6 +260,30 @@ def pushes(tower: Tower, figures: dict[str, str | None], x: int, y: int, w: int,
         taken.add(target)
         moved[seat] = square_name(target)
     return moved
+
+
+def pit_floor(pits: set[Square], square: Square) -> set[Square]:
+    """The squares of the pit ``square`` lies in (joined side by side), or none."""
+    if square not in pits:
+        return set()
+    floor, stack = {square}, [square]
+    while stack:
+        sx, sy = stack.pop()
+        for dx, dy in SIDES:
+            near = (sx + dx, sy + dy)
+            if near in pits and near not in floor:
+                floor.add(near)
+                stack.append(near)
+    return floor
+
+
+def opened_pits(tower: Tower, figures: dict[str, str | None]) -> list[str]:
+    """The seats whose figures stand on a bare square that is no longer walled in: a block
+    of its pit's wall was taken away, so they stand on the table round the tower."""
+    pits = tower.pits()
+    return [seat for seat, place in sorted(figures.items(), key=lambda item: int(item[0]))
+            if (square := parse_square(place)) is not None
+            and square not in tower.top and square not in pits]
 
 
 # --- where a figure can walk ------------------------------------------------------------------
@@ -529,7 +564,7 @@ def standing_squares(figures: dict[str, str | None]) -> set[Square]:
 def building_problem(tower: Tower, x: int, y: int, w: int, d: int, h: int,
                      figures: dict[str, str | None], barred: Collection[str],
                      whole_face: bool, standing: Collection[Square] | None = None
-                     ) -> tuple[str | None, int, dict[str, str]]:
+                     ) -> tuple[str | None, int, dict[str, str | None]]:
     """Whether a block of this footprint and height can go at (x, y) on ``tower`` (the tower
     without the block itself): (None, z, the figures pushed aside) when it can, else (the
     building rule it breaks: "support", "stone", "contact" or "push", 0, {}). ``standing``:
@@ -544,7 +579,9 @@ def building_problem(tower: Tower, x: int, y: int, w: int, d: int, h: int,
         return "contact", 0, {}
     if standing is None:
         standing = standing_squares(figures)
-    under = z > 0 and covers_any(x, y, w, d, standing)
+    # On a block's top or on the floor of a pit, the figures under the footprint are pushed
+    # aside on the same surface (« rester debout sur la même surface »).
+    under = covers_any(x, y, w, d, standing)
     moved = pushes(tower, figures, x, y, w, d) if under else {}
     if moved is None:
         return "push", 0, {}

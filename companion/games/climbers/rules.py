@@ -59,7 +59,7 @@ class Placement:
 
     block: str
     spot: Placed
-    pushed: dict[str, str] = field(default_factory=dict)
+    pushed: dict[str, str | None] = field(default_factory=dict)
 
 
 @dataclass

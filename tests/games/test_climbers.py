@@ -606,6 +606,18 @@ def test_figure_diagonal_allowed_when_the_sides_touch():
     assert after["figures"]["0"] == "2,2" and height(after, 0) == 2
 
 
+def test_figure_diagonal_at_the_edge_of_the_tower():
+    """cl.figure.diagonal: « de déplacer la figurine en diagonale sur un autre bloc » is
+    forbidden. The figure on a grey cube (height 2) taps the grey top at height 3 that it
+    touches only by a corner, at the tower's edge: the rule it breaks is the diagonal
+    step, not the height of the way round by the table."""
+    state = table(2, (("C1", 0, 0, "grey"), ("C2", 2, 2, "grey"), ("H9", 2, 2, "grey")),
+                  figures={0: "1,1"})
+    refused(state, 0, walk("2,2"), "cl.figure.diagonal")
+    refused(state, 0, walk("2,2", "short"), "cl.figure.diagonal")
+    allowed(state, 0, walk("2,2", "long"))  # down to the table, and up the long ladder
+
+
 def test_figure_colour():
     """cl.figure.colour, the rulebook's picture: a figure stands only on its own colour or
     grey. Yellow, red and grey half-cubes lie in a row."""
@@ -620,11 +632,12 @@ def test_figure_colour():
 
 
 def test_figure_colour_cannot_cross():
-    """cl.figure.colour: red on a grey cube cannot cross the yellow cube between it and the
+    """cl.figure.colour-way: red on a grey cube cannot cross the yellow cube between it and the
     red cube beyond (the way round by the table needs a ladder it does not name)."""
     state = table(2, (("C1", 0, 0, "grey"), ("C2", 2, 0, "yellow"), ("C3", 4, 0, "red")),
                   figures={0: "1,0"})
-    refused(state, 0, walk("4,0"), "cl.figure.colour")  # the yellow top in the way
+    err = refused(state, 0, walk("4,0"), "cl.figure.colour-way")  # the yellow top in the way
+    assert err.params == {"colour": "yellow"}
     state["blocks"]["C2"]["top"] = "grey"
     allowed(state, 0, walk("4,0"))
 
@@ -866,6 +879,14 @@ def test_stone_free():
         "C1", "C2", "H5"}
     allowed(state, 0, stone("C2"))  # yellow: any colour
     allowed(state, 0, stone("C1"))  # partly under H5, the rest showing
+
+
+def test_the_stone_tapped_onto_a_block_with_a_figure_names_the_stone_rule():
+    """cl.stone.free: on the phone, the blocking stone tapped onto the block a figure stands
+    on says why it cannot go there, not that it is the wrong moment of the turn."""
+    state = allowed(table(2, STAIRS, figures={1: "0,0"}), 0, PASS)
+    refusal = G.why_not(state, 0, {"type": "stone", "block": "H9"})
+    assert (refusal.rule, refusal.params) == ("cl.stone.free", {"block": "H9"})
 
 
 def test_stone_blocks_until_the_owners_next_turn():

@@ -428,18 +428,20 @@ class Walker:
                    and self.stand_refusal((x + dx, y + dy)) is None
                    for x, y in island for dx in (-1, 1) for dy in (-1, 1))
 
-    def why_not(self, start: Node, target: Node) -> str:
-        """The first rule that stops the nearest attempt to reach ``target``, in this order:
-        the target refused from a square next to it; a target the figure could touch only by
-        a corner (the rulebook's diagonal step); the refused square of the tower nearest to it (a
-        colour, a stone, a figure or a height in the way); the target refused from the
-        table round the tower (a detour); else it is simply out of reach."""
+    def why_not(self, start: Node, target: Node) -> tuple[str, dict[str, str]]:
+        """The first rule that stops the nearest attempt to reach ``target`` (a clause and
+        its parameters), in this order: the target refused from a square next to it; a
+        target the figure could touch only by a corner, from where it stands or from its
+        island (the rulebook's diagonal step); the refused square of the tower nearest to it
+        (a colour, a stone, a figure or a height in the way); the target refused from the
+        table round the tower (a detour); else it is simply out of reach. A square of
+        another colour in the way names the colour the way crosses."""
         self._explore(start)  # fills ``refused``
         if target in self.refused and self.tried_from[target] != TABLE:
-            return self.refused[target]
+            return self.refused[target], {}
         others = [node for node in self.refused if node != TABLE and node != target]
         if target == TABLE:  # the first place in the way, in the order the search met them
-            return self.refused[others[0]] if others else "cl.figure.reach"
+            return self._in_the_way(others[0]) if others else ("cl.figure.reach", {})
         tx, ty = target
 
         def nearest(squares: list[Square]) -> Square:
@@ -447,16 +449,24 @@ class Walker:
             return min(squares, key=lambda square: (abs(square[0] - tx) + abs(square[1] - ty),
                                                     square))
 
-        if self._only_by_a_corner(target):
-            return "cl.figure.diagonal"
+        beside = start != TABLE and abs(start[0] - tx) == 1 and abs(start[1] - ty) == 1
+        if beside or self._only_by_a_corner(target):
+            return "cl.figure.diagonal", {}
         in_tower = [node for node in others if self.tried_from[node] != TABLE]
         if in_tower:
-            return self.refused[nearest(in_tower)]
+            return self._in_the_way(nearest(in_tower))
         if target in self.refused:
-            return self.refused[target]
+            return self.refused[target], {}
         if others:  # tried only from the table round the tower
-            return self.refused[nearest(others)]
-        return "cl.figure.reach"
+            return self._in_the_way(nearest(others))
+        return "cl.figure.reach", {}
+
+    def _in_the_way(self, square: Square) -> tuple[str, dict[str, str]]:
+        """Why a square on the way was refused: a colour names the colour the way crosses."""
+        why = self.refused[square]
+        if why == "cl.figure.colour":
+            return "cl.figure.colour-way", {"colour": self.tower.colour(square)}
+        return why, {}
 
     def reach(self, start: Node) -> dict[Node, list[tuple[int, bool]]]:
         """Every place the figure can end this walk at, with the ladder sets (masks) that

@@ -986,6 +986,8 @@ def test_end_tie(tie, ranking):
     over = play(state, 0, PASS, END)
     assert over["phase"] == "over" and over["reached"] == {"0": 1, "1": 2}
     assert G.outcome(over).ranking == ranking
+    # The end names the tie rule the table plays (the outcome's reason).
+    assert G.outcome(over).reason == f"tie-{tie}"
 
 
 def test_end_tie_counts_the_height_a_turn_ends_at():

@@ -221,7 +221,10 @@ class Climbers:
                 ranking[-1].append(seat)
             else:
                 ranking.append([seat])
-        return Outcome(ranking=ranking, scores=heights, reason="last-chance")
+        # The reason says the end rule, and the tie rule when several figures stand highest.
+        tied = sum(1 for seat in heights if heights[seat] == max(heights.values())) > 1
+        reason = ("tie-last" if last else "tie-first") if tied else "last-chance"
+        return Outcome(ranking=ranking, scores=heights, reason=reason)
 
 
 #: What a turn can change, kept from its start so a player whose turn cannot end may put

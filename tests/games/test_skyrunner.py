@@ -1564,9 +1564,16 @@ def test_a_climber_is_dragged_only_when_the_faller_passes_or_lands_on_it(levels,
     state = G.setup(4, {"levels": levels, "lower_lanes": str(lanes[0]),
                         "middle_lanes": str(lanes[1]), "upper_lanes": str(lanes[2])}, 1)
     top = building.roof(state) - 1
+    per = building.per_section(state)
+    # Half the time, seats 0 and 1 stand on either side of a ledge, the faller (seat 0)
+    # landing just above it or crossing it: the case the hit test must judge by section.
+    ledge = data.draw(st.sampled_from([None, per, 2 * per]), label="ledge")
     taken: list[tuple[int, int]] = []
     for seat in range(4):
         level = data.draw(st.integers(0, top), label=f"level {seat}")
+        if ledge is not None and seat < 2:
+            level = ledge + data.draw(st.integers(1, 4), label="above") if seat == 0 \
+                else ledge - data.draw(st.integers(0, 1), label="below")
         if level == 0:
             lane = 0
         else:
@@ -1576,8 +1583,8 @@ def test_a_climber_is_dragged_only_when_the_faller_passes_or_lands_on_it(levels,
                 level, lane = 0, 0
         taken.append((level, lane))
         state["positions"][str(seat)] = {"level": level, "lane": lane}
-    faller = data.draw(st.sampled_from([s for s in range(4) if taken[s][0] > 0]
-                                       or [0]), label="faller")
+    faller = 0 if ledge is not None else data.draw(
+        st.sampled_from([s for s in range(4) if taken[s][0] > 0] or [0]), label="faller")
     distance = data.draw(st.integers(2, 3), label="distance")
     start = taken[faller]
     if start[0] == 0:

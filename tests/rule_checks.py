@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from companion.games.base import Game, IllegalMove, clauses
+from companion.games.base import Game, IllegalMove, clauses, load_seed
 
 State = dict[str, Any]
 
@@ -48,6 +48,7 @@ class RuleChecks:
         with pytest.raises(IllegalMove) as err:
             self.game.apply(state, seat, move)
         assert err.value.rule == rule, (err.value.rule, err.value.params)
+        assert in_force(self.game.id, rule, state), f"{rule} is not this table's rule"
         assert not self.offered(state, seat, move)
         assert snapshot(state) == before
         return err.value
@@ -63,6 +64,8 @@ class RuleChecks:
             self.game.apply(state, seat, move)
         except IllegalMove as err:
             assert err.rule in clauses(self.game.id)
+            assert in_force(self.game.id, err.rule, state), \
+                f"{err.rule} names a table option not in use: {state['options']}"
             assert not refusals or err.rule in refusals, f"{err.rule} is no refusal clause"
             assert err.rule in offered_yet_refused or not self.offered(state, seat, move)
         else:
@@ -70,17 +73,41 @@ class RuleChecks:
         assert snapshot(state) == before
 
 
+def in_force(game_id: str, rule: str, state: State) -> bool:
+    """Whether the clause ``rule`` is a rule of this table: a clause written for some
+    values of table options (its ``when``: {option: [values]}) applies only with them."""
+    when = clauses(game_id).get(rule, {}).get("when", {})
+    options = state.get("options", {})
+    return all(options.get(key) in values for key, values in when.items())
+
+
 # --- a game's catalogue of clauses ---------------------------------------------------------
 
 
 def incomplete_clauses(game_id: str, prefix: str) -> list[str]:
     """Clauses without the game's prefix, an English and a French text and a rulebook
-    source, or with a decision not written in both languages."""
+    source, with a decision not written in both languages, or written for table options
+    (``when``) the game does not have."""
     return [clause_id for clause_id, clause in clauses(game_id).items()
             if not clause_id.startswith(prefix)
             or not (clause["en"] and clause["fr"] and clause["source"])
             or ("decision" in clause
-                and not (clause["decision"]["en"] and clause["decision"]["fr"]))]
+                and not (clause["decision"]["en"] and clause["decision"]["fr"]))
+            or not _options_exist(game_id, clause.get("when", {}))]
+
+
+def _options_exist(game_id: str, when: dict[str, list[Any]]) -> bool:
+    """Whether every option and value a clause's ``when`` names is one of the game's."""
+    options = {option["key"]: option for option in load_seed(game_id).get("option", [])}
+    for key, values in when.items():
+        option = options.get(key)
+        if option is None or not values:
+            return False
+        allowed = ([True, False] if option["kind"] == "bool"
+                   else [choice["value"] for choice in option.get("choices", [])])
+        if any(value not in allowed for value in values):
+            return False
+    return True
 
 
 def untested_clauses(game_id: str, tests: Iterable[Path]) -> list[str]:

@@ -33,7 +33,18 @@ def clause_text(game_id: str, rule: str, lang: str, params: dict[str, Any] | Non
     if found is None:
         return rule
     text = found.get(lang) or found["en"]
-    return text.format_map(_Blank({k: v for k, v in (params or {}).items()}))
+    return text.format_map(_Blank({k: _word(game_id, k, v, lang)
+                                   for k, v in (params or {}).items()}))
+
+
+def _word(game_id: str, key: str, value: Any, lang: str) -> Any:
+    """A ``colour`` parameter in the reader's words (the game's ``names.colours``); any
+    other parameter as it is."""
+    spec = None if game_id.startswith("table") else spec_of(game_id)
+    if key != "colour" or spec is None:
+        return value
+    name = spec.seed.get("names", {}).get("colours", {}).get(value)
+    return (name.get(lang) or name["en"]) if name else value
 
 
 def clause_source(game_id: str, rule: str) -> str:

@@ -12,11 +12,12 @@ H9-H12 and D7-D9 lie flat with grey on top; a cube can show any colour on top.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import IllegalMove, clauses, clone
@@ -605,6 +606,18 @@ def test_figure_diagonal_allowed_when_the_sides_touch():
     assert after["figures"]["0"] == "2,2" and height(after, 0) == 2
 
 
+def test_figure_diagonal_at_the_edge_of_the_tower():
+    """cl.figure.diagonal: « de déplacer la figurine en diagonale sur un autre bloc » is
+    forbidden. The figure on a grey cube (height 2) taps the grey top at height 3 that it
+    touches only by a corner, at the tower's edge: the rule it breaks is the diagonal
+    step, not the height of the way round by the table."""
+    state = table(2, (("C1", 0, 0, "grey"), ("C2", 2, 2, "grey"), ("H9", 2, 2, "grey")),
+                  figures={0: "1,1"})
+    refused(state, 0, walk("2,2"), "cl.figure.diagonal")
+    refused(state, 0, walk("2,2", "short"), "cl.figure.diagonal")
+    allowed(state, 0, walk("2,2", "long"))  # down to the table, and up the long ladder
+
+
 def test_figure_colour():
     """cl.figure.colour, the rulebook's picture: a figure stands only on its own colour or
     grey. Yellow, red and grey half-cubes lie in a row."""
@@ -619,11 +632,12 @@ def test_figure_colour():
 
 
 def test_figure_colour_cannot_cross():
-    """cl.figure.colour: red on a grey cube cannot cross the yellow cube between it and the
+    """cl.figure.colour-way: red on a grey cube cannot cross the yellow cube between it and the
     red cube beyond (the way round by the table needs a ladder it does not name)."""
     state = table(2, (("C1", 0, 0, "grey"), ("C2", 2, 0, "yellow"), ("C3", 4, 0, "red")),
                   figures={0: "1,0"})
-    refused(state, 0, walk("4,0"), "cl.figure.colour")  # the yellow top in the way
+    err = refused(state, 0, walk("4,0"), "cl.figure.colour-way")  # the yellow top in the way
+    assert err.params == {"colour": "yellow"}
     state["blocks"]["C2"]["top"] = "grey"
     allowed(state, 0, walk("4,0"))
 
@@ -867,6 +881,14 @@ def test_stone_free():
     allowed(state, 0, stone("C1"))  # partly under H5, the rest showing
 
 
+def test_the_stone_tapped_onto_a_block_with_a_figure_names_the_stone_rule():
+    """cl.stone.free: on the phone, the blocking stone tapped onto the block a figure stands
+    on says why it cannot go there, not that it is the wrong moment of the turn."""
+    state = allowed(table(2, STAIRS, figures={1: "0,0"}), 0, PASS)
+    refusal = G.why_not(state, 0, {"type": "stone", "block": "H9"})
+    assert (refusal.rule, refusal.params) == ("cl.stone.free", {"block": "H9"})
+
+
 def test_stone_blocks_until_the_owners_next_turn():
     """cl.stone.blocks: red stones the middle cube; until red's next turn nobody stands on
     it, crosses it, moves it or builds on it; then it is gone."""
@@ -964,6 +986,8 @@ def test_end_tie(tie, ranking):
     over = play(state, 0, PASS, END)
     assert over["phase"] == "over" and over["reached"] == {"0": 1, "1": 2}
     assert G.outcome(over).ranking == ranking
+    # The end names the tie rule the table plays (the outcome's reason).
+    assert G.outcome(over).reason == f"tie-{tie}"
 
 
 def test_end_tie_counts_the_height_a_turn_ends_at():
@@ -1091,6 +1115,100 @@ def test_a_pit_walled_in_by_blocks_is_reached_only_over_them():
     assert {m["to"] for m in G.legal_moves(state, 0) if m["type"] == "walk"} == {
         "3,2", "2,3", "3,3"}  # only within the pit
     refused(state, 0, walk("table"), "cl.figure.step")
+
+
+#: The ring, and a grey half-cube lying on the table east of it (free to be moved).
+RING_AND_SLAB = (*RING, ("H9", 6, 0, "grey"))
+
+
+def test_a_block_set_in_a_pit_pushes_the_figure_along_the_pit_floor():
+    """cl.build.push: « si les figurines peuvent être poussées et qu'elles ont suffisamment
+    de place après pour rester debout sur la même surface »: a block set on the table in a
+    pit, over a figure standing there, pushes it to a free square of the pit's floor."""
+    state = table(2, RING_AND_SLAB, figures={1: "2,2"})
+    after = allowed(state, 0, block("H9", 2, 2, "red", "x"))  # on edge over 2,2 and 3,2
+    assert after["figures"]["1"] == "2,3" and height(after, 1) == 0
+    assert {"rule": "cl.build.push", "kind": "pushed", "figures": {"1": "2,3"}} in \
+        after["effects"]
+
+
+def test_a_block_filling_the_pit_where_a_figure_stands_is_refused():
+    """cl.build.push: a block that would fill the whole pit where a figure stands has no
+    room to push it to: it may not go there (a block never rests on a figure)."""
+    state = table(2, RING_AND_SLAB, figures={1: "3,3"})
+    refused(state, 0, block("H9", 2, 2, "grey"), "cl.build.push")
+    crowded = table(4, RING_AND_SLAB, figures={1: "2,2", 2: "2,3", 3: "3,2"})
+    refused(crowded, 0, block("H9", 2, 2, "red", "y"), "cl.build.push")  # room for one
+    empty = table(2, RING_AND_SLAB)
+    allowed(empty, 0, block("H9", 2, 2, "grey"))  # nobody there: it fills the pit
+
+
+def test_a_figure_in_an_opened_pit_stands_on_the_table_round_the_tower():
+    """cl.figure.pit-opened: a block of the pit's wall taken away, the figure in the pit
+    stands on the table round the tower, « Ils peuvent se déplacer autour comme ils
+    souhaitent »: it steps onto a 1-high block with no ladder, which it could not do from
+    the closed pit, walled in by cubes 2 high."""
+    state = table(2, RING_AND_SLAB, figures={0: "2,2"})
+    state["ladders"]["0"] = []
+    refused(state, 0, walk("6,0"), "cl.figure.step")
+    opened = allowed(state, 0, block("C2", 8, 0, "grey"))  # the south wall's cube, away
+    assert opened["figures"]["0"] is None
+    assert {"rule": "cl.figure.pit-opened", "kind": "pit-opened", "seats": [0]} in \
+        opened["effects"]
+    after = allowed(opened, 0, walk("6,0"))  # onto the half-cube from the table
+    assert after["figures"]["0"] == "6,0" and height(after, 0) == 1
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_no_block_move_lifts_or_strands_a_figure_whatever_the_pit(data):
+    """cl.build.push and cl.figure.pit-opened, for pits of every shape: grey cubes on a
+    4 × 4 grid of 2 × 2 cells, and half-cubes on edge in some empty cells, wall in pits of
+    many shapes; figures stand in them. No block move changes a figure's height (a figure
+    pushed stays on the same surface), and after it every figure stands on a block's top,
+    on the floor of a pit still walled in, or on the table round the tower."""
+    cells = [(2 * i, 2 * j) for i in range(4) for j in range(4)]
+    cubes = data.draw(st.lists(st.sampled_from(cells), min_size=6, max_size=12, unique=True),
+                      label="cubes")
+    blocks: list[tuple[Any, ...]] = [(f"C{n + 1}", x, y, "grey")
+                                     for n, (x, y) in enumerate(cubes)]
+    halves = [f"H{n}" for n in range(8, 0, -1)]
+    for x, y in cells:
+        if halves and (x, y) not in cubes and data.draw(st.booleans(), label=f"half {x},{y}"):
+            long = data.draw(st.sampled_from(["x", "y"]), label="long")
+            shift = data.draw(st.integers(0, 1), label="side")
+            at = (x, y + shift) if long == "x" else (x + shift, y)
+            blocks.append((halves.pop(), *at, "violet", long))
+    state = table(3, (*blocks, ("H9", 10, 0, "grey")))
+    pits = sorted(Tower(state["blocks"]).pits())
+    assume(pits)
+    places = data.draw(st.lists(st.sampled_from(pits), min_size=1, max_size=2, unique=True),
+                       label="figures")
+    for seat, square in enumerate(places, start=1):
+        state["figures"][str(seat)] = f"{square[0]},{square[1]}"
+    begin(state, 0)
+    before = {seat: height(state, seat) for seat in range(3)}
+    moves = [m for m in G.legal_moves(state, 0) if m["type"] == "block"]
+    rng = random.Random(data.draw(st.integers(0, 2**16), label="sample"))
+
+    def covers_a_figure(move: Move) -> bool:
+        dims = shape(BLOCKS[move["block"]], move["top"], move["long"])
+        assert dims is not None
+        return any(move["x"] <= x < move["x"] + dims[0] and move["y"] <= y < move["y"] + dims[1]
+                   for x, y in places)
+
+    over = [move for move in moves if covers_a_figure(move)]
+    for move in over[:30] + rng.sample(moves, min(len(moves), 30)):
+        after = G.apply(state, 0, move)
+        built = Tower(after["blocks"])
+        open_pits = built.pits()
+        squares = [place for place in after["figures"].values() if place is not None]
+        assert len(squares) == len(set(squares)), (move, after["figures"])
+        for seat, place in after["figures"].items():
+            assert height(after, int(seat)) == before[int(seat)], (move, seat, place)
+            if place is not None:
+                square = tuple(int(part) for part in place.split(","))
+                assert square in built.top or square in open_pits, (move, seat, place)
 
 
 def test_the_short_ladder_used_twice_names_the_once_rule():

@@ -756,7 +756,10 @@ def test_rulebook_fire_eater_jumps_to_7_or_stops_on_5():
         assert row_moves(state, 0, 1) == [mv(1, 5), mv(1, 7)]
         err = refused(state, 0, mv(1, 6), "hm.move.upward")
         assert err.params == {"row": 1, "landings": "5, 7"}
-        refused(state, 0, mv(1, 8), "hm.move.keep-jumping")
+        # « Il ne peut pas se déplacer plus loin »: a step after the jump, refused by the
+        # rule this table plays.
+        refused(state, 0, mv(1, 8),
+                "hm.move.jump-ends" if step_ends else "hm.move.keep-jumping")
         for to in (5, 7):
             after = allowed(state, 0, mv(1, to))
             assert stack_at(after, 1, to) == ([card(FIRE, 2)], False)
@@ -1525,6 +1528,8 @@ REFUSALS: dict[str, Any] = {
     "hm.move.step-ends": lambda: (build(up={(1, 3): [card(QUACK, 4)]}), 0, mv(3, 5)),
     "hm.move.keep-jumping": lambda: (build(up={(1, 3): [card(QUACK, 4)]},
                                            step_ends_move=False), 0, mv(3, 5)),
+    "hm.move.jump-ends": lambda: (build(up={(1, 1): [card(FIRE, 2)], (1, 2): [card(LADY, 2)]}),
+                                  0, mv(1, 4)),
     "hm.favour.other-column": lambda: (_favour(build(up={(1, 5): [card(BISHOP, 4)],
                                                          (2, 6): [card(LADY, 2)]}), 5, 6),
                                        0, take(1)),

@@ -29,6 +29,7 @@ from companion.games.heuchel_meuchel.data import (
     start_row,
     value_of,
 )
+from tests.rule_checks import in_force
 
 G = HeuchelMeuchel()
 MAX_MOVES = 3000
@@ -189,6 +190,8 @@ def check_probe(state: State, seat: int, move: Move) -> None:
     try:
         G.apply(state, seat, move)
     except IllegalMove as err:
+        # Every refusal names a rule of this table, never a clause of an option not in use.
+        assert in_force(G.id, err.rule, state), (move, err.rule, state["options"])
         if err.rule == "hm.setup.claimed":
             assert claimed_by_other(state, seat, move)
         else:

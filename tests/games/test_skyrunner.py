@@ -696,7 +696,8 @@ def test_rulebook_the_1_wins_when_6_6_and_4_4_cancel():
     offer = climb(3, 6)
     state = build(5, offer=offer, deck=[climb(5), equipment(9)])
     after = play(state, {0: bid(0, 6), 1: bid(1, 6), 2: bid(2, 4), 3: bid(3, 4), 4: bid(4, 1)})
-    assert after["previous"]["auction"] == {"winner": 4, "fall": False, "cancelled": [4, 6]}
+    assert after["previous"]["auction"] == {"winner": 4, "fall": False,
+        "offered": True, "cancelled": [4, 6]}
     assert hand(after, 4) == sorted([*bids(4, 2, 3, 4, 5, 6, 7, 8), surprise(4), offer])
     assert all(offer not in hand(after, seat) for seat in range(4))
     assert after["offer"] == climb(5) and after["round"] == 2
@@ -709,10 +710,12 @@ def test_bid_cancel():
     """sr.bid.cancel: the highest bid left wins; equal bids never do."""
     state = build(3, offer=equipment(9), deck=[climb(5)])
     after = play(state, {0: bid(0, 5), 1: bid(1, 8), 2: bid(2, 2)})
-    assert after["previous"]["auction"] == {"winner": 1, "fall": False, "cancelled": []}
+    assert after["previous"]["auction"] == {"winner": 1, "fall": False,
+        "offered": True, "cancelled": []}
     assert equipment(9) in hand(after, 1)
     after = play(state, {0: bid(0, 8), 1: bid(1, 8), 2: bid(2, 2)})
-    assert after["previous"]["auction"] == {"winner": 2, "fall": False, "cancelled": [8]}
+    assert after["previous"]["auction"] == {"winner": 2, "fall": False,
+        "offered": True, "cancelled": [8]}
     assert equipment(9) in hand(after, 2)
     assert equipment(9) not in hand(after, 0) + hand(after, 1)
 
@@ -722,7 +725,8 @@ def test_bid_all_cancel():
     state = build(2, offer=climb(5), deck=[climb(4), climb(3, 1)],
                   hands={1: kit(1, climb(3))})
     after = play(state, {0: bid(0, 5), 1: bid(1, 5)})
-    assert after["previous"]["auction"] == {"winner": None, "fall": False, "cancelled": [5]}
+    assert after["previous"]["auction"] == {"winner": None, "fall": False,
+        "offered": True, "cancelled": [5]}
     assert after["offer"] == climb(5) and after["deck"] == [climb(4), climb(3, 1)]
     assert climb(5) not in hand(after, 0) + hand(after, 1)
     assert after["used"] == {"0": [bid(0, 5)], "1": [bid(1, 5)]}
@@ -1238,7 +1242,8 @@ def test_rulebook_the_8_falls_when_6_6_and_7_7_cancel():
     """Rulebook example: a Fall of 2; A and B bid 6, C and D bid 7: E's 8 falls."""
     state = build(5, offer=fall(2), positions={4: (9, 5), 0: (9, 4)}, deck=[climb(5)])
     after = play(state, {0: bid(0, 6), 1: bid(1, 6), 2: bid(2, 7), 3: bid(3, 7), 4: bid(4, 8)})
-    assert after["previous"]["auction"] == {"winner": 4, "fall": True, "cancelled": [6, 7]}
+    assert after["previous"]["auction"] == {"winner": 4, "fall": True,
+        "offered": True, "cancelled": [6, 7]}
     assert discarded(state, after) == [fall(2)]
     assert spots(after) == {0: (9, 4), 1: (0, 0), 2: (0, 0), 3: (0, 0), 4: (7, 5)}
     assert after["previous"]["events"] == [{"kind": "fall", "seat": 4, "card": fall(2),
@@ -1256,7 +1261,8 @@ def test_fall_lowest():
     assert spots(after) == {0: (6, 1), 1: (3, 2), 2: (13, 2)}
     assert after["previous"]["auction"]["winner"] == 1
     tied = play(state, {0: bid(0, 2), 1: bid(1, 2), 2: bid(2, 7)})
-    assert tied["auction"] == {"winner": 2, "fall": True, "cancelled": [2]}
+    assert tied["auction"] == {"winner": 2, "fall": True,
+        "offered": True, "cancelled": [2]}
     assert pending(tied) == (2, "fall") and tied["phase"] == "resolve"
     assert G.legal_moves(tied, 2) == [{"type": "fall", "lane": lane} for lane in (1, 2, 3)]
     for lane in (0, 4):
@@ -1519,19 +1525,211 @@ def test_a_faller_drags_the_climber_under_the_ledge_whatever_its_lane(how, ledge
     assert {"rule": "sr.knock-on", "seats": [2]} in after["effects"]
 
 
-def test_deck_and_played_cards_both_empty_end_the_game():
-    """sr.end.no-cards: with every card in a hand, nothing can be offered: the game ends
-    and the climbers rank by height, those on one level sharing their place."""
-    state = build(3, positions={0: (5, 1), 1: (9, 2), 2: (5, 3)})
-    state = play(state, {0: bid(0, 3), 1: bid(1, 4), 2: bid(2, 5)})
-    # Every card goes to a hand: the deck and the played cards are both empty.
-    state["hands"]["0"] = sorted(state["hands"]["0"] + state["deck"] + state["discard"])
+@pytest.mark.parametrize("ledge", list(LEDGES))
+@pytest.mark.parametrize("how", ["sabotage", "fall 3"])
+def test_a_faller_landing_just_above_a_ledge_leaves_the_climber_under_it(how, ledge):
+    """sr.knock-on: « Si un pion victime d'un sabotage tombe sur un autre pion, il
+    l'entraîne avec lui »: sabotaged from 15, a climber lands on 12, the first level above
+    the lower ledge; the climber on 11 (same lane, under the ledge) is neither passed nor
+    landed on, and stays. Likewise at the upper ledge (a Fall from 26 to 23 over 22)."""
+    top = LEDGES[ledge]
+    where = {1: (top + 4, 2), 2: (top, 2)}
+    if how == "sabotage":
+        state = build(3, hands={0: kit(0, sabotage(0))}, positions=where)
+        state = play(state, {0: sabotage(0), 1: bid(1, 4), 2: bid(2, 5)})
+        after = allowed(state, 0, {"type": "sabotage", "target": 1, "lane": 2})
+    else:
+        state = build(3, offer=fall(3), positions=where)
+        after = play(state, {0: bid(0, 5), 1: bid(1, 1), 2: bid(2, 4)})
+    assert spot(after, 1) == (top + 1, 2) and spot(after, 2) == (top, 2)
+    assert not any(effect["rule"] == "sr.knock-on" for effect in after["effects"])
+
+
+def test_a_fall_of_2_onto_the_first_level_above_the_upper_ledge():
+    """sr.knock-on: a Fall from 25 to 23 leaves the climber on 22, under the upper ledge."""
+    state = build(3, offer=fall(2), positions={1: (25, 1), 2: (22, 1)})
+    after = play(state, {0: bid(0, 5), 1: bid(1, 1), 2: bid(2, 4)})
+    assert spots(after) == {0: (0, 0), 1: (23, 1), 2: (22, 1)}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(levels=st.integers(6, 16), lanes=st.tuples(*[st.integers(1, 5)] * 3),
+       data=st.data())
+def test_a_climber_is_dragged_only_when_the_faller_passes_or_lands_on_it(levels, lanes,
+                                                                          data):
+    """sr.knock-on, in every geometry (rows per section, lanes of each wall): a climber the
+    fall drags down overlapped, before the fall, a place the first faller passed or landed
+    on (same section, same lane, less than 2 levels apart); a climber that overlapped the
+    faller's landing in the faller's own lane always goes down."""
+    state = G.setup(4, {"levels": levels, "lower_lanes": str(lanes[0]),
+                        "middle_lanes": str(lanes[1]), "upper_lanes": str(lanes[2])}, 1)
+    top = building.roof(state) - 1
+    per = building.per_section(state)
+    # Half the time, seats 0 and 1 stand on either side of a ledge, the faller (seat 0)
+    # landing just above it or crossing it: the case the hit test must judge by section.
+    ledge = data.draw(st.sampled_from([None, per, 2 * per]), label="ledge")
+    taken: list[tuple[int, int]] = []
+    for seat in range(4):
+        level = data.draw(st.integers(0, top), label=f"level {seat}")
+        if ledge is not None and seat < 2:
+            level = ledge + data.draw(st.integers(1, 4), label="above") if seat == 0 \
+                else ledge - data.draw(st.integers(0, 1), label="below")
+        if level == 0:
+            lane = 0
+        else:
+            lane = data.draw(st.integers(1, building.lanes(state, building.face_section(
+                state, level))), label=f"lane {seat}")
+            if any(building.overlaps(state, level, lane, other) for other in taken):
+                level, lane = 0, 0
+        taken.append((level, lane))
+        state["positions"][str(seat)] = {"level": level, "lane": lane}
+    faller = 0 if ledge is not None else data.draw(
+        st.sampled_from([s for s in range(4) if taken[s][0] > 0] or [0]), label="faller")
+    distance = data.draw(st.integers(2, 3), label="distance")
+    start = taken[faller]
+    if start[0] == 0:
+        return
+    lane = data.draw(st.sampled_from(building.drop_lanes(state, faller, distance)),
+                     label="lane")
+    falls = building.drop(state, faller, distance, lane)
+    target = max(0, start[0] - distance)
+
+    def hits(fall: dict[str, Any], seat: int) -> bool:
+        """Whether ``fall`` passed or landed on where ``seat`` stood."""
+        begin = (fall["from"]["level"], fall["from"]["lane"])
+        end = max(0, begin[0] - distance)
+        return any(taken[seat][1] in building.path_lanes(state, begin, end, fall["to"]["lane"],
+                                                          level)
+                   and building.overlaps(state, level, taken[seat][1], taken[seat])
+                   for level in range(max(end, 1), begin[0]))
+
+    dragged = {fall["seat"] for fall in falls[1:]}
+    for fall in falls[1:]:  # dragged by the first faller or by one it dragged
+        assert any(hits(other, fall["seat"]) for other in falls if other is not fall), \
+            (fall, taken, falls)
+    if target:
+        for seat in range(4):
+            if seat != faller and building.overlaps(state, target, lane, taken[seat]) \
+                    and taken[seat][0] < start[0]:
+                assert seat in dragged, (seat, taken, falls)
+    for seat in range(4):
+        if seat not in dragged and seat != faller:
+            assert spot(state, seat) == taken[seat]
+
+
+def _pairs(state: State, offer_kind: str) -> list[tuple[int, int, int | None]]:
+    """The cards seats 0 and 1 may play together, with the seat whose bid is the higher
+    (None for a tie; 1 when seat 0 plays no bid), the closest bids first."""
+    hand_a, hand_b = hand(state, 0), hand(state, 1)
+    climbs = [c for c in hand_a if CARDS[c]["kind"] == "climb"]
+    if offer_kind == "fall":
+        mine = [c for c in hand_a if CARDS[c]["kind"] == "bid"]
+    else:
+        mine = climbs or [c for c in hand_a if CARDS[c]["kind"] in ("bid", "surprise")]
+    theirs = [c for c in hand_b if CARDS[c]["kind"] == "bid"]
+
+    def worth(card: int) -> int:
+        return CARDS[card]["value"] if CARDS[card]["kind"] == "bid" else 0
+
+    def higher(a: int, b: int) -> int | None:
+        return 1 if worth(b) > worth(a) else 0 if worth(a) > worth(b) else None
+
+    pairs = [(a, b, higher(a, b)) for a in mine for b in theirs]
+    return sorted(pairs, key=lambda pair: abs(worth(pair[1]) - worth(pair[0])))
+
+
+def _pick(state: State, offer_kind: str) -> tuple[int, int] | None:
+    """Seat 1 wins a climbing card (or the bids tie); against a Fall seat 0 bids lowest."""
+    wanted = {"climb": (1, None), "fall": (1,)}.get(offer_kind, (1, 0, None))
+    for want in wanted:
+        for a, b, higher in _pairs(state, offer_kind):
+            if higher == want:
+                return a, b
+    return None
+
+
+def _play_until_no_card_to_turn(state: State) -> State:
+    """A two-player game with a real deck, played by the rules to a round with no card to
+    turn: seat 0 plays its climbing cards away without climbing (« Il est également
+    permis... les points restants sont alors perdus »), so the two Falls find it on the
+    ground with no climbing card and wait in front of it (« la carte Chute est placée à
+    côté du joueur »); seat 1 wins every climbing card; the holder turns the card that
+    keeps it so. Every other card is won and kept."""
+    for _ in range(600):
+        if not state["deck"] and not state["discard"] and state["offer"] is None:
+            return state
+        if state["phase"] == "turn":
+            deck = state["deck"]
+            falls = [c for c in deck if CARDS[c]["kind"] == "fall"]
+            climbs = [c for c in deck if CARDS[c]["kind"] == "climb"]
+            others = [c for c in deck if c not in falls and c not in climbs]
+            bare = spot(state, 0) == (0, 0) and not any(
+                CARDS[c]["kind"] == "climb" for c in hand(state, 0))
+            if bare and falls and _pick(state, "fall"):
+                card = falls[0]
+            elif climbs and _pick(state, "climb"):
+                card = climbs[0]
+            else:
+                card = (others or climbs or falls)[0]
+            state = allowed(state, state["holder"], {"type": "turn", "card": card})
+        elif state["phase"] == "choose":
+            offer = state["offer"]
+            picked = _pick(state, "none" if offer is None else CARDS[offer]["kind"])
+            assert picked is not None
+            state = play(state, dict(enumerate(picked)))
+        else:
+            seat = state["pending"]["seat"]
+            here = state["positions"][str(seat)]
+            moves = G.legal_moves(state, seat)
+            stay = [m for m in moves if m == {"type": "climb", **here}]
+            keep = [m for m in moves if m["type"] == "keep"]
+            state = allowed(state, seat, (stay or keep or moves)[0])
+    raise AssertionError("the deck never ran dry")
+
+
+def test_a_real_game_reaches_a_round_with_no_card_to_turn():
+    """sr.round.no-offer: a game played by the rules can empty both the deck and the
+    played cards: every card of the deck is then in a hand or waits in front of a player
+    (here both Falls). The round is played without a card on offer: bids win nothing and go
+    face down; a climbing card played is put away, and the next round's deck is made of
+    it. The game goes on; only the roof ends it."""
+    state = _play_until_no_card_to_turn(G.setup(2, {"deck": "real"}, 1))
+    assert state["phase"] == "choose" and state["offer"] is None
+    assert {"rule": "sr.round.no-offer", "kind": "no-offer"} in state["effects"]
+    assert sorted(state["waiting"]["0"]) == sorted(cards_of("fall"))
+    climbing = set(cards_of("climb"))
+    assert climbing <= set(hand(state, 1))  # every climbing card is in a hand
+    assert G.view(state, None)["offer"] is None and G.legal_moves(state, 1)
+    low = min(c for c in hand(state, 0) if CARDS[c]["kind"] == "bid")
+    card = next(c for c in hand(state, 1) if c in climbing)
+    state = play(state, {0: low, 1: card})
+    assert state["auction"] == {"winner": None, "fall": False, "offered": False,
+                                "cancelled": []}
+    state = allowed(state, 1, up(1, 1))
+    assert spot(state, 1) == (1, 1) and low in state["used"]["0"]
+    # The climbing card played away makes the next deck: its round has a card to turn.
+    assert state["phase"] == "turn" and state["deck"] == [card] and not state["discard"]
+    assert {"rule": "sr.deck.reshuffle", "kind": "reshuffled"} in state["effects"]
+    state = allowed(state, state["holder"], {"type": "turn", "card": card})
+    assert state["offer"] == card and G.outcome(state) is None
+
+
+def test_a_round_with_no_card_to_offer_still_plays_every_card():
+    """sr.round.no-offer with the companion's deck: nothing to turn, yet a Surprise still
+    takes the climbing cards played, and the climbers still climb."""
+    state = build(3, offer=climb(2, 5), positions={1: (5, 1)},
+                  hands={1: kit(1, climb(4, 1)), 2: kit(2, climb(3, 2))})
+    state["hands"]["0"] = sorted(hand(state, 0) + state["deck"] + state["discard"])
     state["deck"], state["discard"] = [], []
-    state = play(state, {0: bid(0, 1), 1: bid(1, 2), 2: bid(2, 6)})
-    assert state["phase"] == "over" and G.legal_moves(state, 0) == []
-    result = G.outcome(state)
-    assert result.reason == "no-cards" and result.winners == [1]
-    assert result.ranking == [[1], [0, 2]]
+    state = play(state, {0: bid(0, 3), 1: bid(1, 4), 2: bid(2, 5)})  # seat 2 wins the offer
+    assert state["offer"] is None and state["phase"] == "choose"
+    assert {"rule": "sr.round.no-offer", "kind": "no-offer"} in state["effects"]
+    state = play(state, {0: surprise(0), 1: climb(4, 1), 2: climb(3, 2)})
+    assert state["auction"]["offered"] is False and state["auction"]["winner"] is None
+    state = allowed(state, 1, up(9, 1))
+    state = allowed(state, 2, up(3, 1))
+    assert climb(4, 1) in hand(state, 0) and climb(3, 2) in hand(state, 0)
+    assert state["phase"] == "choose" and state["offer"] is None  # still nothing to turn
 
 
 # --- every refusal names its own clause -----------------------------------------------------

@@ -39,6 +39,14 @@ def check_cards(state: State) -> None:
     places += state["deck"] + state["discard"] + state["out"] + list(state["played"].values())
     places += [] if state["offer"] is None else [state["offer"]]
     assert sorted(places) == ALL_CARDS
+    if not state["deck"] and not state["discard"] and state["offer"] is None:
+        # A round with no card to offer (sr.round.no-offer): every climbing card is in a
+        # hand or played this round, so a player can always refill the deck.
+        held = [c for cards in [*state["hands"].values(), state["played"].values()]
+                for c in cards]
+        assert sorted(c for c in held if CARDS[c]["kind"] == "climb") == \
+            sorted(card["id"] for card in CARDS if card["kind"] == "climb")
+    assert state["phase"] != "over" or state["winner"] is not None  # only the roof ends it
 
 
 def section(state: State, level: int) -> int | None:

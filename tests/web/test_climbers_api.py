@@ -277,3 +277,29 @@ def test_build_steps_are_fetched_one_at_a_time(client):
     other.start()
     assert client.get(f"/t/{other.code}/extra/build_step").status_code == 404
     assert client.get("/t/ZZZZ/extra/build_step").status_code == 404
+
+
+def test_the_screen_says_when_the_last_chance_starts_why_and_how_the_game_ended(client):
+    """cl.end.last-chance and cl.end.tie, as the table reads them: while the last chance is
+    on, the screen says why (a whole round in which no one could climb higher than all
+    the others); at the end it says which rule ended the game and, with figures level at
+    the top, the tie rule the table plays, in English and in French."""
+    table = started(client)
+    assert table.post_move(0, {"type": "built"}).status_code == 200
+    for seat in (0, 1):  # a whole round in which no one climbs
+        for move in ({"type": "pass"}, {"type": "end"}):
+            assert table.post_move(seat, move).status_code == 200
+    assert table.view()["view"]["last_chance"]
+    screen = client.get(f"/t/{table.code}/screen").get_data(as_text=True)
+    assert ("Why: in round 1, played all round the table from "
+            "Ana, no one could climb higher than all the others.") in screen
+    french = client.get(f"/t/{table.code}/screen", headers={"Accept-Language": "fr"})
+    assert "Pourquoi : au tour de table 1" in french.get_data(as_text=True)
+    for move in ({"type": "pass"}, {"type": "end"}):  # the last chance passes
+        assert table.post_move(0, move).status_code == 200
+    assert table.view()["outcome"]["reason"] == "tie-last"  # both still on the table
+    screen = client.get(f"/t/{table.code}/screen").get_data(as_text=True)
+    assert "the one that got there last wins (the French rulebook)" in screen
+    french = client.get(f"/t/{table.code}/screen", headers={"Accept-Language": "fr"})
+    assert "celle qui y est arrivée en dernier gagne (règle française)" in \
+        french.get_data(as_text=True)

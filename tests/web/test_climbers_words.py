@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from companion.games.climbers import Climbers
+from companion.web.clauses import clause_text
 from companion.web.games.climbers import ClimbersHelpers
 from companion.web.games.climbers_words import _touching, neighbour
 from tests.conftest import ApiTable
@@ -117,3 +118,12 @@ def test_where_a_player_sits_is_kept_and_turns_their_map(app):
     other.set_cookie(f"seat_{table.code}", table.tokens[2])
     assert "beyond the top of the map" in other.get(f"/t/{table.code}/play").get_data(
         as_text=True)  # each player's own
+
+
+def test_the_colour_a_way_crosses_is_named_in_the_readers_words(app):
+    """cl.figure.colour-way names the colour crossed in the reader's language."""
+    with app.app_context():
+        assert clause_text("climbers", "cl.figure.colour-way", "fr",
+                           {"colour": "dark-blue"}).startswith("Le chemin passe par du bleu foncé")
+        assert clause_text("climbers", "cl.figure.colour-way", "en",
+                           {"colour": "yellow"}).startswith("The way there crosses yellow")

@@ -31,7 +31,7 @@ from companion.games.base import (
 )
 from companion.games.climbers import rules
 from companion.games.climbers.data import BLOCKS, COLOURS, FOUNDATIONS, GAME_ID, LADDERS, SEED
-from companion.games.climbers.geometry import Tower
+from companion.games.climbers.geometry import Tower, opened_pits
 from companion.games.climbers.tower import foundations, generate
 from companion.games.climbers.types import View
 
@@ -221,7 +221,10 @@ class Climbers:
                 ranking[-1].append(seat)
             else:
                 ranking.append([seat])
-        return Outcome(ranking=ranking, scores=heights, reason="last-chance")
+        # The reason says the end rule, and the tie rule when several figures stand highest.
+        tied = sum(1 for seat in heights if heights[seat] == max(heights.values())) > 1
+        reason = ("tie-last" if last else "tie-first") if tied else "last-chance"
+        return Outcome(ranking=ranking, scores=heights, reason=reason)
 
 
 #: What a turn can change, kept from its start so a player whose turn cannot end may put
@@ -244,6 +247,12 @@ def _place(state: State, done: rules.Placement) -> None:
     if done.pushed:
         state["effects"].append({"rule": "cl.build.push", "kind": "pushed",
                                  "figures": dict(done.pushed)})
+    opened = opened_pits(Tower(state["blocks"]), state["figures"])
+    for seat in opened:
+        state["figures"][seat] = None
+    if opened:
+        state["effects"].append({"rule": "cl.figure.pit-opened", "kind": "pit-opened",
+                                 "seats": [int(seat) for seat in opened]})
 
 
 def _walk(state: State, seat: int, done: rules.Walk) -> None:

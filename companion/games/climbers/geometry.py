@@ -226,21 +226,32 @@ def hidden(tower: Tower, block_id: str) -> bool:
 
 
 def pushes(tower: Tower, figures: dict[str, str | None], x: int, y: int, w: int,
-           d: int) -> dict[str, str] | None:
+           d: int) -> dict[str, str | None] | None:
     """Where the figures standing under a new block's footprint go: each to the nearest free
-    square of the same block's top that the new block leaves showing (ties in reading
-    order, seats in order). ``{}`` when nobody stands there, None when someone has no room."""
+    square of the same surface that the new block leaves showing (ties in reading order,
+    seats in order): the same block's top, or the floor of the same pit walled in by
+    blocks. A figure on a bare square that is no pit (its wall is the block being moved)
+    stands on the table round the tower (None). ``{}`` when nobody stands there, None
+    when someone has no room."""
     covered = set(footprint(x, y, w, d))
     taken = {parse_square(place) for place in figures.values() if place is not None}
-    moved: dict[str, str] = {}
+    moved: dict[str, str | None] = {}
+    pits: set[Square] | None = None
     for seat in sorted(figures, key=int):
         square = parse_square(figures[seat])
         if square is None or square not in covered:
             continue
         block_id = tower.block_at(square)
-        if block_id is None:
-            return None
-        free = [s for s in tower.visible(block_id) if s not in covered and s not in taken]
+        if block_id is not None:
+            surface = set(tower.visible(block_id))
+        else:
+            pits = tower.pits() if pits is None else pits
+            surface = pit_floor(pits, square)
+            if not surface:  # the table round the tower
+                taken.discard(square)
+                moved[seat] = None
+                continue
+        free = [s for s in sorted(surface) if s not in covered and s not in taken]
         if not free:
             return None
         target = min(free, key=lambda s: (abs(s[0] - square[0]) + abs(s[1] - square[1]),
@@ -249,6 +260,30 @@ def pushes(tower: Tower, figures: dict[str, str | None], x: int, y: int, w: int,
         taken.add(target)
         moved[seat] = square_name(target)
     return moved
+
+
+def pit_floor(pits: set[Square], square: Square) -> set[Square]:
+    """The squares of the pit ``square`` lies in (joined side by side), or none."""
+    if square not in pits:
+        return set()
+    floor, stack = {square}, [square]
+    while stack:
+        sx, sy = stack.pop()
+        for dx, dy in SIDES:
+            near = (sx + dx, sy + dy)
+            if near in pits and near not in floor:
+                floor.add(near)
+                stack.append(near)
+    return floor
+
+
+def opened_pits(tower: Tower, figures: dict[str, str | None]) -> list[str]:
+    """The seats whose figures stand on a bare square that is no longer walled in: a block
+    of its pit's wall was taken away, so they stand on the table round the tower."""
+    pits = tower.pits()
+    return [seat for seat, place in sorted(figures.items(), key=lambda item: int(item[0]))
+            if (square := parse_square(place)) is not None
+            and square not in tower.top and square not in pits]
 
 
 # --- where a figure can walk ------------------------------------------------------------------
@@ -393,18 +428,20 @@ class Walker:
                    and self.stand_refusal((x + dx, y + dy)) is None
                    for x, y in island for dx in (-1, 1) for dy in (-1, 1))
 
-    def why_not(self, start: Node, target: Node) -> str:
-        """The first rule that stops the nearest attempt to reach ``target``, in this order:
-        the target refused from a square next to it; a target the figure could touch only by
-        a corner (the rulebook's diagonal step); the refused square of the tower nearest to it (a
-        colour, a stone, a figure or a height in the way); the target refused from the
-        table round the tower (a detour); else it is simply out of reach."""
+    def why_not(self, start: Node, target: Node) -> tuple[str, dict[str, str]]:
+        """The first rule that stops the nearest attempt to reach ``target`` (a clause and
+        its parameters), in this order: the target refused from a square next to it; a
+        target the figure could touch only by a corner, from where it stands or from its
+        island (the rulebook's diagonal step); the refused square of the tower nearest to it
+        (a colour, a stone, a figure or a height in the way); the target refused from the
+        table round the tower (a detour); else it is simply out of reach. A square of
+        another colour in the way names the colour the way crosses."""
         self._explore(start)  # fills ``refused``
         if target in self.refused and self.tried_from[target] != TABLE:
-            return self.refused[target]
+            return self.refused[target], {}
         others = [node for node in self.refused if node != TABLE and node != target]
         if target == TABLE:  # the first place in the way, in the order the search met them
-            return self.refused[others[0]] if others else "cl.figure.reach"
+            return self._in_the_way(others[0]) if others else ("cl.figure.reach", {})
         tx, ty = target
 
         def nearest(squares: list[Square]) -> Square:
@@ -412,16 +449,24 @@ class Walker:
             return min(squares, key=lambda square: (abs(square[0] - tx) + abs(square[1] - ty),
                                                     square))
 
-        if self._only_by_a_corner(target):
-            return "cl.figure.diagonal"
+        beside = start != TABLE and abs(start[0] - tx) == 1 and abs(start[1] - ty) == 1
+        if beside or self._only_by_a_corner(target):
+            return "cl.figure.diagonal", {}
         in_tower = [node for node in others if self.tried_from[node] != TABLE]
         if in_tower:
-            return self.refused[nearest(in_tower)]
+            return self._in_the_way(nearest(in_tower))
         if target in self.refused:
-            return self.refused[target]
+            return self.refused[target], {}
         if others:  # tried only from the table round the tower
-            return self.refused[nearest(others)]
-        return "cl.figure.reach"
+            return self._in_the_way(nearest(others))
+        return "cl.figure.reach", {}
+
+    def _in_the_way(self, square: Square) -> tuple[str, dict[str, str]]:
+        """Why a square on the way was refused: a colour names the colour the way crosses."""
+        why = self.refused[square]
+        if why == "cl.figure.colour":
+            return "cl.figure.colour-way", {"colour": self.tower.colour(square)}
+        return why, {}
 
     def reach(self, start: Node) -> dict[Node, list[tuple[int, bool]]]:
         """Every place the figure can end this walk at, with the ladder sets (masks) that
@@ -529,7 +574,7 @@ def standing_squares(figures: dict[str, str | None]) -> set[Square]:
 def building_problem(tower: Tower, x: int, y: int, w: int, d: int, h: int,
                      figures: dict[str, str | None], barred: Collection[str],
                      whole_face: bool, standing: Collection[Square] | None = None
-                     ) -> tuple[str | None, int, dict[str, str]]:
+                     ) -> tuple[str | None, int, dict[str, str | None]]:
     """Whether a block of this footprint and height can go at (x, y) on ``tower`` (the tower
     without the block itself): (None, z, the figures pushed aside) when it can, else (the
     building rule it breaks: "support", "stone", "contact" or "push", 0, {}). ``standing``:
@@ -544,7 +589,9 @@ def building_problem(tower: Tower, x: int, y: int, w: int, d: int, h: int,
         return "contact", 0, {}
     if standing is None:
         standing = standing_squares(figures)
-    under = z > 0 and covers_any(x, y, w, d, standing)
+    # On a block's top or on the floor of a pit, the figures under the footprint are pushed
+    # aside on the same surface (« rester debout sur la même surface »).
+    under = covers_any(x, y, w, d, standing)
     moved = pushes(tower, figures, x, y, w, d) if under else {}
     if moved is None:
         return "push", 0, {}

@@ -59,7 +59,7 @@ class Placement:
 
     block: str
     spot: Placed
-    pushed: dict[str, str] = field(default_factory=dict)
+    pushed: dict[str, str | None] = field(default_factory=dict)
 
 
 @dataclass
@@ -302,7 +302,8 @@ def check_walk(state: State, seat: int, move: Move) -> Walk:
         needless = {LADDER_BITS["short"]: "cl.ladder.short", LADDER_BITS["long"]: "cl.ladder.long"}
         one = needless.get(mask) if all(used == 0 for used, _ in ways) else None
         raise IllegalMove(one or "cl.figure.reach")
-    raise IllegalMove(walking.why_not(start, target))
+    rule, params = walking.why_not(start, target)
+    raise IllegalMove(rule, **params)
 
 
 # --- the legal moves ---------------------------------------------------------------------------
@@ -319,6 +320,8 @@ def _attempts(state: State, seat: int, chosen: Mapping[str, Any]) -> list[Move]:
     spot = state["blocks"].get(block_id) if isinstance(block_id, str) else None
     if spot is None:
         return []
+    if chosen.get("type") == "stone":  # the blocking stone, tapped onto a block
+        return [{"type": "stone", "block": block_id}]
     kind = "build" if state["phase"] == "build" else "block"
     x, y = chosen.get("x"), chosen.get("y")
     if is_int(x) and is_int(y):  # a greyed square where the block would go

@@ -215,9 +215,11 @@ def _landing_refusal(state: State, column: int, row: int, rank: int, to: int,
         return IllegalMove("hm.goal.shared", row=to)
     if to <= row or not board.free_for(state, column, to, rank):
         return IllegalMove("hm.move.upward", row=row, landings=listed)
-    if state["options"]["step_ends_move"] and targets == [row + 1]:
-        return IllegalMove("hm.move.step-ends")
-    return IllegalMove("hm.move.keep-jumping")
+    if not state["options"]["step_ends_move"]:
+        return IllegalMove("hm.move.keep-jumping")
+    # The rule this table plays: a step ends the move, and a jump goes on only over
+    # occupied squares.
+    return IllegalMove("hm.move.step-ends" if targets == [row + 1] else "hm.move.jump-ends")
 
 
 def _check_take(state: State, seat: int, move: Move) -> None:

@@ -170,12 +170,13 @@ def drop(state: State, seat: int, distance: int, lane: int) -> list[dict[str, An
     it falls onto by the same distance (each into the lane nearest its own).
 
     A climber is fallen onto when it stands in the faller's path, judged from where everyone
-    stood before: between the faller's start and its landing, in a lane the faller passes
-    through (``path_lanes``): its own lane above a ledge; below it, the lane straight below
-    and the lane it lands in, whichever lane it chose. This holds at both ledges, for a
-    Sabotage and a Fall alike. Each climber falls once, and a faller that would land in a
-    climber it dragged comes to rest on top of it. Changes the positions; returns the falls,
-    the first one first: [{"seat", "from", "to"}] with positions as dicts."""
+    stood before (``_in_path``): it overlaps a place the faller passes through or lands on,
+    in a lane the faller passes through (``path_lanes``): its own lane above a ledge; below
+    it, the lane straight below and the lane it lands in, whichever lane it chose. This
+    holds at both ledges, for a Sabotage and a Fall alike. Each climber falls once, and a
+    faller that would land in a climber it dragged comes to rest on top of it. Changes the
+    positions; returns the falls, the first one first: [{"seat", "from", "to"}] with
+    positions as dicts."""
     before = {other: position(state, other) for other in range(state["players"])}
     falls: list[dict[str, Any]] = []
     queue = [(seat, lane)]
@@ -188,17 +189,28 @@ def drop(state: State, seat: int, distance: int, lane: int) -> list[dict[str, An
         falls.append({"seat": faller, "from": {"level": level, "lane": old_lane},
                       "to": dict(landing)})
         falling = {fall["seat"] for fall in falls} | {queued for queued, _ in queue}
-        hit = [other for other, (other_level, other_lane) in before.items()
-               if other not in falling and other_level != GROUND
-               and target - 1 <= other_level <= level - 1
-               and other_lane in path_lanes(state, (level, old_lane), target,
-                                            landing["lane"], other_level)]
+        hit = [other for other, spot in before.items()
+               if other not in falling and spot[0] != GROUND
+               and _in_path(state, (level, old_lane), target, landing["lane"], spot)]
         for other in sorted(hit, key=lambda s: -before[s][0]):
             nearest = min(drop_lanes(state, other, distance),
                           key=lambda to: abs(to - before[other][1]))
             queue.append((other, nearest))
     _settle(state, falls)
     return falls
+
+
+def _in_path(state: State, start: tuple[int, int], target: int, landing_lane: int,
+             other: tuple[int, int]) -> bool:
+    """Whether a climber at ``other`` stands in the way of one falling from ``start`` to
+    ``target``: it overlaps a place the faller passes through or lands on, in a lane the
+    faller passes through there (``path_lanes``). Overlapping keeps to one section, so a
+    faller landing just above a ledge never touches the climber just under it."""
+    other_level, other_lane = other
+    return any(other_lane in path_lanes(state, start, target, landing_lane, passed)
+               and overlaps(state, passed, other_lane, other)
+               for passed in range(max(target, other_level - 1),
+                                   min(start[0], other_level + 2)))
 
 
 def _settle(state: State, falls: list[dict[str, Any]]) -> None:

@@ -209,8 +209,7 @@ class SkyRunner:
                 ranking[-1].append(seat)
             else:
                 ranking.append([seat])
-        return Outcome(ranking=ranking, scores=heights,
-                       reason="roof" if winner is not None else "no-cards")
+        return Outcome(ranking=ranking, scores=heights, reason="roof")
 
 
 

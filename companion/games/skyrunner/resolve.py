@@ -40,7 +40,7 @@ EVENT_RULES = {
     "stuck": "sr.climb.blocked", "climb": "sr.climb.move", "fall": "sr.fall.lowest",
     "sabotage": "sr.sabotage", "ground": "sr.ground", "waits": "sr.ground",
     "lost": "sr.lost", "kept": "sr.won.use-or-keep", "taken": "sr.lost",
-    "surprise": "sr.surprise.takes", "no-cards": "sr.end.no-cards",
+    "surprise": "sr.surprise.takes", "no-offer": "sr.round.no-offer",
 }
 
 
@@ -78,12 +78,12 @@ def start_round(state: State) -> None:
         state["discard"] = []
         _event(state, kind="reshuffled", cards=len(state["deck"]))
     if state["offer"] is None and not state["deck"]:
-        # Every card is in a hand: nothing can be offered again, and rounds would go on
-        # forever. The highest climber wins (sr.end.no-cards).
-        state["phase"], state["winner"] = "over", None
-        _event(state, kind="no-cards")
-        return
-    if state["offer"] is None and state["deck"]:
+        # Every card of the deck is in a hand (or waits in front of a player): there is no
+        # card to turn, so this round offers none. The players still choose and play their
+        # cards; a card played refills the discard, and so the next round's deck
+        # (sr.round.no-offer).
+        _event(state, kind="no-offer")
+    elif state["offer"] is None:
         if state["options"]["deck"] == "real":
             state["phase"] = "turn"
             return
@@ -135,7 +135,7 @@ def _reveal(state: State) -> None:
     if standing and offer is not None:
         wanted = min(standing) if fall else max(standing)
         winner = next(seat for seat, bid in bids.items() if bid == wanted)
-    state["auction"] = {"winner": winner, "fall": fall,
+    state["auction"] = {"winner": winner, "fall": fall, "offered": offer is not None,
                         "cancelled": sorted(bid for bid, count in counts.items() if count > 1)}
     surprises = [int(seat) for seat, card in played.items() if kind(card) == "surprise"]
     state["surprise"] = {"taker": surprises[0] if len(surprises) == 1 else None,

@@ -64,7 +64,7 @@ def regions(table: Table, seat: int | None, is_host: bool = False,
     context["notice"] = notice
     context["log_lines"] = Call(lambda: log_lines(table, context), table.code,
                                 context["match_no"], [seat["name"] for seat in context["seats"]],
-                                context["log"])
+                                context["is_host"], context["log"])
     reuse = _reuse(memo, context)
     parts = []
     for region_id, template in layout:
@@ -120,7 +120,9 @@ def log_lines(table: Table, context: dict[str, Any]) -> list[Markup]:
     for entry in context["log"]:
         # The entry's repr holds all it says, as its JSON would, at a fraction of the cost
         # (this runs for each line of each viewer's log).
-        key = (table.code, context["match_no"], current_lang(), names, repr(entry))
+        # The host's lines offer a rewind.
+        key = (table.code, context["match_no"], current_lang(), names, context["is_host"],
+               repr(entry))
         with lock:
             html = cache.get(key)
             if html is not None:
@@ -142,10 +144,12 @@ def _line(table: Table, entry: dict[str, Any], context: dict[str, Any]) -> str:
     """One log line; a line that cannot be drawn says so, and the error is logged."""
     try:
         # The line's key holds all it shows: what drawing it reads is not the region's.
+        # An undo's line describes the move it took back, as the table was around it.
+        seq = entry["undo"] if entry["kind"] == "undo" else entry["seq"]
         with reading():
             return render_template("partials/log_entry.html",
                                    **dict(context, entry=entry,
-                                          moment=lambda: table.moment(entry["seq"])))
+                                          moment=lambda: table.moment(seq)))
     except Exception:  # whatever a game's describe.html or helper raised
         unshown.report(table, f"log line {entry['seq']}",
                        unshown.viewer_name(context.get("me"), bool(context.get("is_host"))),

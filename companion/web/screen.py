@@ -92,13 +92,14 @@ def rewind_confirmation(code: str) -> Response | str:
     context = screen_context(table, is_host=False)
     with table.lock:
         seqs = [step.entry.seq for step in table.steps]
-        if to not in seqs:
+        # Only what the table screen shows is named or counted: a choice changed in secret
+        # goes back with the rest, unsaid.
+        lines = [item for item in table.log_for(None)
+                 if item["kind"] == "move" and item["seq"] in seqs and item["seq"] >= to]
+        if to not in (line["seq"] for line in lines):
             return refusal_response("table.no-such-move", table.row.game, seq=to)
-        taken = seqs[seqs.index(to):]
-        lines = [item for item in table.log_for(None) if item["seq"] in taken]
         last = table.seq_for(None)
-    context.update(log=list(reversed(lines)), to=to, last=last, count=len(taken),
-                   hidden=len(taken) - len(lines))
+    context.update(log=list(reversed(lines)), to=to, last=last, count=len(lines))
     return render_template("screen/rewind.html", lines=log_lines(table, context), **context)
 
 

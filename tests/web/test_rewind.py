@@ -168,3 +168,17 @@ def test_a_rewind_in_the_middle_of_a_round_and_a_restart_replay_to_the_same_tabl
     again = restarted.extensions["tables"].get(table.code)
     assert json.dumps(again.state, sort_keys=True) == json.dumps(live.state, sort_keys=True)
     assert [step.entry.seq for step in again.steps] == [step.entry.seq for step in live.steps]
+
+
+def test_a_rewind_neither_names_nor_counts_a_choice_changed_in_secret(client):
+    """SkyRunner: a seat that changes its choice tells nobody. The rewind's confirmation on
+    the table screen counts the choice once, and takes back the change with it."""
+    table = playing(client, game="skyrunner", players=3, seed=5)
+    choices = [move for move in table.moves(0) if move["type"] == "choose"]
+    assert table.post_move(0, choices[0]).status_code == 200
+    assert table.post_move(0, choices[-1]).status_code == 200  # changed, in secret
+    confirm = host_page(client, table, "rewind?to=1")
+    assert "Take back 1 move for everyone?" in confirm and 'id="log-2"' not in confirm
+    assert client.post(f"/t/{table.code}/rewind", data={
+        "to": 1, "last": hidden(confirm, "last")}).status_code == 303
+    assert not client.application.extensions["tables"].get(table.code).steps

@@ -87,6 +87,7 @@ def test_the_host_rewinds_from_a_line_of_the_log_after_confirming(client):
     assert "/rewind" not in phone.get_data(as_text=True)
 
     confirm = host_page(client, table, "rewind?to=3")
+    assert table.host not in screen + confirm  # the host is known by its cookie alone
     assert "Take back these 4 moves for everyone?" in confirm
     assert all(f'id="log-{seq}"' in confirm for seq in (3, 4, 5, 6))
     assert 'id="log-2"' not in confirm and "/rewind?to=" not in confirm

@@ -1,6 +1,7 @@
 """A part that cannot be drawn never takes the table down (``companion.web.unshown``): with
-High Card's ``glitch`` option its board and each move's line raise while drawing, and the
-table still answers every page, takes moves, pushes, takes back and lets the host undo."""
+High Card's ``glitch`` option its board, its picker's question and each move's line raise
+while drawing, and the table still answers every page, takes moves, pushes, takes back and
+lets the host undo."""
 
 from __future__ import annotations
 
@@ -88,3 +89,16 @@ def test_a_failure_is_logged_once_however_often_it_is_drawn(app, caplog):
         assert client.get(f"/t/{table.code}/screen").status_code == 200
     board = [r for r in caplog.records if "region board" in r.getMessage()]
     assert len(board) <= 1
+
+
+def test_a_picker_that_cannot_be_drawn_says_so_in_its_place(app, caplog):
+    client = app.test_client()
+    table = glitched(client)
+    caplog.set_level(logging.ERROR, logger="companion.web.unshown")
+    client.set_cookie(f"seat_{table.code}", table.tokens[0])
+    answer = client.get(f"/t/{table.code}/pick", query_string={"pick": "{}"},
+                        headers={"HX-Request": "true"})
+    assert answer.status_code == 200
+    assert PART_EN in answer.get_data(as_text=True)
+    assert any(f"region picker of table {table.code}" in record.getMessage()
+               for record in caplog.records)

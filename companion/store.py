@@ -190,19 +190,21 @@ class Store:
             for no, seed, first, started, ended, outcome in rows
         ]
 
-    def append(self, code: str, no: int, entry: LogRow,
+    def append(self, code: str, no: int, entry: LogRow | list[LogRow],
                outcome: dict[str, Any] | None = None, reopen: bool = False) -> None:
-        """Append one log entry, and in the same transaction record the match's end
-        (``outcome``) or, for an undo that takes the end back, clear it (``reopen``)."""
+        """Append one log entry (or several: a rewind's undos), and in the same transaction
+        record the match's end (``outcome``) or, for an undo that takes the end back, clear
+        it (``reopen``)."""
+        entries = entry if isinstance(entry, list) else [entry]
         statements: list[tuple[str, tuple[Any, ...]]] = [(
             "INSERT INTO log VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (code, no, entry.seq, entry.seat, entry.kind, json.dumps(entry.move),
-             entry.client_move_id, entry.at),
-        )]
+            (code, no, one.seq, one.seat, one.kind, json.dumps(one.move),
+             one.client_move_id, one.at),
+        ) for one in entries]
         if outcome is not None:
             statements.append((
                 "UPDATE matches SET ended_at = ?, outcome = ? WHERE code = ? AND no = ?",
-                (entry.at, json.dumps(outcome), code, no),
+                (entries[-1].at, json.dumps(outcome), code, no),
             ))
         elif reopen:
             statements.append((

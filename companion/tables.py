@@ -189,6 +189,14 @@ class Table:
         self.log, self.steps, self.befores, self.effects = [], [], {}, {}
         self._log_items.clear()
 
+    def last_shown(self) -> int | None:
+        """The index in ``steps`` of the last effective move the table screen shows (what
+        the host's undo names), or None."""
+        for index in range(len(self.steps) - 1, -1, -1):
+            if not self.unseen(self.steps[index].entry, None):
+                return index
+        return None
+
     def seq_for(self, viewer: int | None) -> int:
         """The newest change ``viewer`` may know of: what its pages show, and what its moves
         are checked against (so another seat's hidden change neither shows nor goes stale)."""
@@ -254,6 +262,10 @@ class Table:
         else:
             item["undo"] = entry.move["undo"]
             item["by_host"] = entry.seat is None
+            target = next((e for e in self.log if e.seq == entry.move["undo"]), None)
+            if target is not None:  # what it took back, as this viewer saw it
+                item["taken_back"] = {"seat": target.seat, "move": self.game.redact_move(
+                    self.befores[target.seq], target.mover, target.move, viewer)}
         return item
 
 
@@ -460,14 +472,27 @@ class Tables:
             refusal = table.game.why_not(table.state, seat, chosen)
         return TableError(refusal.rule, **refusal.params)
 
-    def undo(self, table: Table, seat: int | None, by_host: bool) -> int:
+    def undo(self, table: Table, seat: int | None, by_host: bool,
+             expected: int | None = None) -> int:
         """Take back the last effective move: the mover's own (if it revealed nothing and
-        nobody has acted since), or any move by the host."""
+        nobody has acted since), or any move by the host.
+
+        The host's confirmation names the last move the table screen shows (``expected``,
+        see ``Table.last_shown``): that move is taken back with any the screen may not see
+        made after it (a SkyRunner choice changed since), and if the screen has shown
+        another move since, nothing is (``table.moved-on``)."""
         with table.lock:
             if table.match is None or not table.steps:
                 raise TableError("table.nothing-to-undo")
             step = table.steps[-1]
-            if not by_host:
+            if expected is not None:
+                shown = table.last_shown()
+                if shown is None or table.steps[shown].entry.seq != expected:
+                    raise TableError("table.moved-on")
+                self._take_back(table, shown, None)
+            elif by_host:
+                self._take_back(table, len(table.steps) - 1, None)
+            else:
                 if table.match.outcome is not None:
                     raise TableError("table.undo-finished")
                 if step.entry.seat != seat:
@@ -475,17 +500,46 @@ class Tables:
                 if not table.game.can_undo(step.before, step.entry.mover, step.entry.move,
                                            step.after):
                     raise TableError("table.undo-revealed")
-            entry = LogRow(table.seq + 1, None if by_host else seat, "undo",
-                           {"undo": step.entry.seq}, None, now())
-            reopen = table.match.outcome is not None
-            self.store.append(table.code, table.match.no, entry, reopen=reopen)
-            table.log.append(entry)
-            table.steps.pop()
-            if reopen:
-                table.match.outcome = None
-                table.match.ended_at = None
+                self._take_back(table, len(table.steps) - 1, seat)
         self._changed(table)
         return table.seq
+
+    def rewind(self, table: Table, to: int, expected: int) -> int:
+        """The host takes back move ``to`` and every effective move after it.
+        ``expected`` is the table's seq as the host's confirmation showed it (the table
+        screen's, ``seq_for(None)``): if anything the screen shows has happened since,
+        nothing is taken back (``table.moved-on``). A choice the screen may not see, made
+        since, is after ``to`` and goes back with the rest."""
+        with table.lock:
+            if table.match is None or not table.steps:
+                raise TableError("table.nothing-to-undo")
+            if table.seq_for(None) != expected:
+                raise TableError("table.moved-on")
+            seqs = [step.entry.seq for step in table.steps]
+            if to not in seqs:
+                raise TableError("table.no-such-move", seq=to)
+            self._take_back(table, seqs.index(to), None)
+        self._changed(table)
+        return table.seq
+
+    def _take_back(self, table: Table, first: int, seat: int | None) -> None:
+        """Take back ``table.steps[first:]``, newest first, as one undo entry each (by
+        ``seat``, None: the host), written in one transaction: the log replays to the same
+        state. Taking back the winning move reopens the match. Call under the table's
+        lock, with a match."""
+        match = table.match
+        assert match is not None
+        at = now()
+        entries = [LogRow(table.seq + number, seat, "undo", {"undo": step.entry.seq}, None, at)
+                   for number, step in enumerate(reversed(table.steps[first:]), 1)]
+        reopen = match.outcome is not None
+        self.store.append(table.code, match.no, entries, reopen=reopen)
+        for entry in entries:
+            table.log.append(entry)
+            table.steps.pop()
+        if reopen:
+            match.outcome = None
+            match.ended_at = None
 
     def _outcome_json(self, table: Table, outcome: Outcome) -> dict[str, Any]:
         result = outcome.as_json()

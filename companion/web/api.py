@@ -156,9 +156,33 @@ def undo(code: str) -> Response:
     token = bearer()
     try:
         if table.is_host(token):
-            seq = tables().undo(table, None, by_host=True)
+            body = request.get_json(silent=True)
+            expected = body.get("undo") if isinstance(body, dict) else None
+            if expected is not None and (not isinstance(expected, int)
+                                         or isinstance(expected, bool)):
+                raise TableError("table.bad-seq")
+            seq = tables().undo(table, None, by_host=True, expected=expected)
         else:
             seq = tables().undo(table, seat_or_refuse(table), by_host=False)
+    except TableError as error:
+        return refused(error, table)
+    return jsonify({"seq": seq})
+
+
+@bp.post("/tables/<code>/rewind")
+def rewind(code: str) -> Response:
+    """The host takes back move ``to`` and every move after it; ``last`` is the seq of the
+    last move the host saw (a move made since refuses the rewind)."""
+    table = table_or_404(code)
+    try:
+        if not table.is_host(bearer()):
+            raise TableError("table.host-only")
+        body = json_body()
+        to, last = body.get("to"), body.get("last")
+        if not isinstance(to, int) or not isinstance(last, int) \
+                or isinstance(to, bool) or isinstance(last, bool):
+            raise TableError("table.bad-seq")
+        seq = tables().rewind(table, to, last)
     except TableError as error:
         return refused(error, table)
     return jsonify({"seq": seq})

@@ -16,7 +16,9 @@ from flask import (
 )
 from werkzeug.wrappers import Response
 
+from companion.i18n import current_lang
 from companion.tables import Table, TableError
+from companion.web import unshown
 from companion.web.cookies import seat_token
 from companion.web.picker import parse_chosen
 from companion.web.regions import page_memory, regions
@@ -69,7 +71,12 @@ def pick(code: str) -> Response | str:
     except ValueError:
         return refusal_response("table.bad-request", detail="pick")
     context = viewer_context(table, seat, chosen=chosen)
-    response = make_response(render_template("phone/pick.html", **context))
+    try:
+        html = render_template("phone/pick.html", **context)
+    except Exception:  # a game's picker that cannot be drawn: the phone says so, and goes on
+        unshown.report(table, "region picker", unshown.viewer_name(seat), current_lang())
+        html = unshown.region_notice("picker")
+    response = make_response(html)
     # The page's address keeps the half-made choice, so a reload comes back to it.
     response.headers["HX-Replace-Url"] = play_url(table.code,
                                                   json.loads(context.get("chosen_json", "{}")))

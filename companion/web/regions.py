@@ -20,6 +20,7 @@ from werkzeug.test import EnvironBuilder
 from companion.i18n import current_lang, drawing_in
 from companion.live import Connection, Part, remember
 from companion.tables import Table
+from companion.web import unshown
 from companion.web.memo import (
     Call,
     Inputs,
@@ -63,7 +64,7 @@ def regions(table: Table, seat: int | None, is_host: bool = False,
     context["notice"] = notice
     context["log_lines"] = Call(lambda: log_lines(table, context), table.code,
                                 context["match_no"], [seat["name"] for seat in context["seats"]],
-                                context["log"])
+                                context["is_host"], context["log"])
     reuse = _reuse(memo, context)
     parts = []
     for region_id, template in layout:
@@ -85,10 +86,18 @@ def _reuse(memo: RegionMemo | None, context: dict[str, Any]) -> Reuse | None:
 
 def _draw(table: Table, region_id: str, template: str, context: dict[str, Any],
           reuse: Reuse | None) -> Part:
-    if reuse is None:
-        return Part.of(region_id, render_template(template, **context))
-    memo, inputs = reuse
-    return memo.draw(table.code, current_lang(), region_id, template, inputs)
+    """One region; a region that cannot be drawn is a notice saying so, and the error is
+    logged (``companion.web.unshown``): the rest of the page goes on."""
+    try:
+        if reuse is None:
+            return Part.of(region_id, render_template(template, **context))
+        memo, inputs = reuse
+        return memo.draw(table.code, current_lang(), region_id, template, inputs)
+    except Exception:  # whatever a template or a game's helper raised
+        unshown.report(table, f"region {region_id}",
+                       unshown.viewer_name(context.get("me"), bool(context.get("is_host"))),
+                       current_lang())
+        return Part.of(region_id, unshown.region_notice(region_id))
 
 
 def phone_board(table: Table, memo: RegionMemo | None = None) -> Part:
@@ -111,7 +120,9 @@ def log_lines(table: Table, context: dict[str, Any]) -> list[Markup]:
     for entry in context["log"]:
         # The entry's repr holds all it says, as its JSON would, at a fraction of the cost
         # (this runs for each line of each viewer's log).
-        key = (table.code, context["match_no"], current_lang(), names, repr(entry))
+        # The host's lines offer a rewind.
+        key = (table.code, context["match_no"], current_lang(), names, context["is_host"],
+               repr(entry))
         with lock:
             html = cache.get(key)
             if html is not None:
@@ -120,17 +131,30 @@ def log_lines(table: Table, context: dict[str, Any]) -> list[Markup]:
             if public is None:
                 with table.lock:
                     public = table.view_for(None)
-            # The line's key holds all it shows: what drawing it reads is not the region's.
-            with reading():
-                html = render_template("partials/log_entry.html", entry=entry,
-                                       moment=lambda seq=entry["seq"]: table.moment(seq),
-                                       **dict(context, view=public))
+            html = _line(table, entry, dict(context, view=public))
             with lock:
                 cache[key] = html
                 while len(cache) > LINES_KEPT:
                     cache.popitem(last=False)
         lines.append(Markup(html))
     return lines
+
+
+def _line(table: Table, entry: dict[str, Any], context: dict[str, Any]) -> str:
+    """One log line; a line that cannot be drawn says so, and the error is logged."""
+    try:
+        # The line's key holds all it shows: what drawing it reads is not the region's.
+        # An undo's line describes the move it took back, as the table was around it.
+        seq = entry["undo"] if entry["kind"] == "undo" else entry["seq"]
+        with reading():
+            return render_template("partials/log_entry.html",
+                                   **dict(context, entry=entry,
+                                          moment=lambda: table.moment(seq)))
+    except Exception:  # whatever a game's describe.html or helper raised
+        unshown.report(table, f"log line {entry['seq']}",
+                       unshown.viewer_name(context.get("me"), bool(context.get("is_host"))),
+                       current_lang())
+        return str(unshown.line_notice(entry["seq"]))
 
 
 def render_for(table: Table, conn: Connection) -> list[Part]:

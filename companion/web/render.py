@@ -137,6 +137,8 @@ def viewer_context(table: Table, seat: int | None, is_host: bool = False,
 
 def screen_context(table: Table, is_host: bool) -> dict[str, Any]:
     context = viewer_context(table, None, is_host)
+    if is_host:
+        context.update(last_move_context(table))
     url = join_url(table.code)
     context.update(join_url=url,
                    night=current_app.extensions["tables"].finished_tonight(
@@ -144,6 +146,22 @@ def screen_context(table: Table, is_host: bool) -> dict[str, Any]:
                    game_names={spec.id: spec.name(current_lang())
                                for spec in registered().values()})
     return context
+
+
+def last_move_context(table: Table) -> dict[str, Any]:
+    """The last effective move the table screen shows, as it shows it, for the host's undo
+    to name (``last_move``: seq, seat and move), and the table as it was around it
+    (``moment``, for a game's words of a place then). A move the screen may not see is
+    never named, nor counted: naming it would tell the table it was made."""
+    with table.lock:
+        shown = table.last_shown()
+        if shown is None:
+            return {"last_move": None}
+        step = table.steps[shown]
+        entry = step.entry
+        move = table.game.redact_move(step.before, entry.mover, entry.move, None)
+    return {"last_move": {"seq": entry.seq, "seat": entry.seat, "move": move},
+            "moment": Call(lambda: table.moment(entry.seq), table.code, entry.seq)}
 
 
 def outcome_reason(game_id: str, reason: str) -> str:

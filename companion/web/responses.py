@@ -36,6 +36,7 @@ STATUS_OF_RULE = {
     "table.method": 405,
     "table.full": 409, "table.seat-taken": 409, "table.already-playing": 409,
     "table.seats-missing": 409, "table.not-playing": 409, "table.stale": 409,
+    "table.moved-on": 409, "table.no-such-move": 409,
     "table.too-large": 413,
     "table.too-fast": 429,
     "table.server-error": 500,

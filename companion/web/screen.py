@@ -12,7 +12,7 @@ from werkzeug.wrappers import Response
 from companion.network import qr_svg
 from companion.tables import Table, TableError
 from companion.web.cookies import host_token
-from companion.web.regions import page_memory, regions
+from companion.web.regions import log_lines, page_memory, regions
 from companion.web.render import join_url, screen_context
 from companion.web.responses import refusal_response, table_or_404, tables
 
@@ -41,8 +41,11 @@ def host_action(code: str, action: str) -> Response:
             tables().start(table, first_seat=int(request.form.get("first_seat", "0")))
         elif action == "free":
             tables().free_seat(table, int(request.form.get("seat", "")))
+        elif action == "rewind":
+            tables().rewind(table, form_seq("to"), form_seq("last"))
         else:
-            tables().undo(table, None, by_host=True)
+            # The confirmation named a move: if another came since, nothing is undone.
+            tables().undo(table, None, by_host=True, expected=form_seq("undo"))
     except ValueError:
         return refusal_response("table.no-such-seat", seat="?")
     except TableError as error:
@@ -50,6 +53,14 @@ def host_action(code: str, action: str) -> Response:
     if request.headers.get("HX-Request"):
         return Response(status=204)
     return redirect(url_for("screen.show", code=table.code), code=303)
+
+
+def form_seq(name: str) -> int:
+    """A seq the host's confirmation carries; a form without one is a bad request."""
+    try:
+        return int(request.form.get(name, ""))
+    except ValueError:
+        raise TableError("table.bad-seq") from None
 
 
 @bp.post("/t/<code>/start")
@@ -65,6 +76,36 @@ def free(code: str) -> Response:
 @bp.post("/t/<code>/host-undo")
 def host_undo(code: str) -> Response:
     return host_action(code, "undo")
+
+
+@bp.get("/t/<code>/rewind")
+def rewind_confirmation(code: str) -> Response | str:
+    """The host's confirmation of a rewind: every move it takes back, as the log says it;
+    the form carries the table's seq as shown, so a move made meanwhile refuses it."""
+    table = table_or_404(code)
+    if not is_host(table):
+        return refusal_response("table.host-only")
+    try:
+        to = int(request.args.get("to", ""))
+    except ValueError:
+        return refusal_response("table.bad-seq")
+    context = screen_context(table, is_host=False)
+    with table.lock:
+        seqs = [step.entry.seq for step in table.steps]
+        # Only what the table screen shows is named or counted: a choice changed in secret
+        # goes back with the rest, unsaid.
+        lines = [item for item in table.log_for(None)
+                 if item["kind"] == "move" and item["seq"] in seqs and item["seq"] >= to]
+        if to not in (line["seq"] for line in lines):
+            return refusal_response("table.no-such-move", table.row.game, seq=to)
+        last = table.seq_for(None)
+    context.update(log=list(reversed(lines)), to=to, last=last, count=len(lines))
+    return render_template("screen/rewind.html", lines=log_lines(table, context), **context)
+
+
+@bp.post("/t/<code>/rewind")
+def rewind(code: str) -> Response:
+    return host_action(code, "rewind")
 
 
 @bp.get("/t/<code>/qr.svg")

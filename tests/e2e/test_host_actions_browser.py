@@ -35,7 +35,8 @@ def test_the_host_frees_a_seat_and_undoes_after_confirming(browser, live_server)
     undo = screen.locator("#host-undo")
     expect(undo.locator("button[type=submit]")).to_be_hidden()
     undo.locator("summary").click()
-    expect(undo).to_contain_text("Take back the last move for everyone")
+    expect(undo).to_contain_text("Take back this move for everyone")
+    expect(undo.locator(".named")).to_contain_text("Ana")  # the move it takes back, named
     undo.locator("button[type=submit]").click()
     expect(screen.locator("#screen-head")).to_have_attribute("data-seq", "2")
     assert table.view()["view"]["turn"] == 0  # the move is taken back

@@ -75,6 +75,8 @@ class HighCard:
         value = card(move["card"])["value"]
         new["scores"][str(seat)] += value
         new["effects"] = [{"rule": "hc.score", "seat": seat, "points": value}]
+        if new["options"]["glitch"]:
+            new["effects"].append({"rule": "hc.glitch"})
         if any(new["hands"].values()):
             new["turn"] = (seat + 1) % new["players"]
         else:
@@ -93,7 +95,7 @@ class HighCard:
             "phase": state["phase"],
             "played": [{"seat": p["seat"], "card": card(p["card"])} for p in state["played"]],
             "hand_counts": {s: len(hand) for s, hand in state["hands"].items()},
-            "scores": dict(state["scores"]),
+            "scores": dict(state["scores"]), "glitch": state["options"]["glitch"],
         }
         if is_seat(state, seat):
             view["hand"] = [card(c) for c in state["hands"][str(seat)]]
@@ -108,8 +110,9 @@ class HighCard:
         return Outcome(ranking, scores, "hands-empty")
 
     def can_undo(self, before: State, seat: int, move: Move, after: State) -> bool:
-        """A card played is seen by everyone: it cannot go back into a hand unseen."""
-        return False
+        """A card played is seen by everyone: it goes back into the hand only where the
+        table allows it (``take_back``), until the next player plays."""
+        return bool(before["options"]["take_back"])
 
     def redact_move(self, state: State, seat: int, move: Move, viewer: int | None) -> Move:
         return dict(move)

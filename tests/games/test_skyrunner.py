@@ -1347,7 +1347,10 @@ def test_deck_reshuffle(deck):
     after = play(state, {0: bid(0, 4), 1: climb(3)})
     after = allowed(after, 1, up(3, 1))
     assert climb(5) in hand(after, 0) and after["discard"] == []
-    assert after["events"] == [{"kind": "reshuffled", "cards": len(rest) + 1}]
+    assert after["events"] == [{"kind": "reshuffled", "count": len(rest) + 1}]
+    # The log keeps the count (a number, not cards): its line says how many cards.
+    assert {"rule": "sr.deck.reshuffle", "kind": "reshuffled", "count": len(rest) + 1} \
+        in after["effects"]
     if deck == "app":
         assert after["phase"] == "choose"
         pile = [after["offer"], *after["deck"]]

@@ -76,7 +76,7 @@ def start_round(state: State) -> None:
     if state["offer"] is None and not state["deck"] and state["discard"]:
         state["deck"] = _new_deck(state, state["discard"])
         state["discard"] = []
-        _event(state, kind="reshuffled", cards=len(state["deck"]))
+        _event(state, kind="reshuffled", count=len(state["deck"]))
     if state["offer"] is None and not state["deck"]:
         # Every card of the deck is in a hand (or waits in front of a player): there is no
         # card to turn, so this round offers none. The players still choose and play their

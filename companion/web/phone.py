@@ -17,7 +17,9 @@ from flask import (
 from werkzeug.wrappers import Response
 
 from companion.tables import Table, TableError
+from companion.web import jsonread
 from companion.web.cookies import seat_token
+from companion.web.jsonread import TooDeep
 from companion.web.picker import parse_chosen
 from companion.web.regions import page_memory, regions
 from companion.web.render import viewer_context
@@ -44,6 +46,8 @@ def play(code: str) -> Response | str:
         return redirect(url_for("join.form", code=table.code), code=303)
     try:
         chosen = parse_chosen(request.args.get("pick"))
+    except TooDeep as too_deep:
+        return refusal_response("table.bad-request", detail=str(too_deep))
     except ValueError:
         chosen = {}  # a pick that no longer reads: the picker starts over
     memo = current_app.extensions["region_memo"]
@@ -65,7 +69,10 @@ def pick(code: str) -> Response | str:
         chosen = parse_chosen(request.args.get("pick"))
         key = request.args.get("key")
         if key:  # a multi-choice (cards to discard): the ticked items, each a JSON value
-            chosen[key[:40]] = [json.loads(item) for item in request.args.getlist("item")[:40]]
+            chosen[key[:40]] = [jsonread.loads(item)
+                                for item in request.args.getlist("item")[:40]]
+    except TooDeep as too_deep:
+        return refusal_response("table.bad-request", detail=str(too_deep))
     except ValueError:
         return refusal_response("table.bad-request", detail="pick")
     context = viewer_context(table, seat, chosen=chosen)
@@ -113,7 +120,9 @@ def seated_json(code: str, raw: str | None) -> tuple[Table, int, object] | Respo
         return found
     table, seat = found
     try:
-        return table, seat, json.loads(raw or "")
+        return table, seat, jsonread.loads(raw or "")
+    except TooDeep as too_deep:
+        return refusal_response("table.bad-request", detail=str(too_deep))
     except ValueError:
         return refusal_response("table.bad-move")
 
@@ -146,6 +155,8 @@ def explain(code: str) -> Response | str:
     table, seat = found
     try:
         chosen = parse_chosen(request.args.get("pick"))
+    except TooDeep as too_deep:
+        return refusal_response("table.bad-request", detail=str(too_deep))
     except ValueError:
         return refusal_response("table.bad-request", detail="pick")
     error = tables().explain(table, seat, chosen)

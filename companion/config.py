@@ -47,3 +47,11 @@ class Config:
     }
     #: How long a finished game stays on the night scoreboard.
     NIGHT_HOURS = 12
+    #: The letters of a table's code and how many (the tests use fewer, to use them up).
+    CODE_ALPHABET = "ACDEFHJKMNPRTWXY"
+    CODE_LENGTH = 4
+    #: Seconds of nothing happening after which a table gives up its code (see
+    #: ``companion.tables.Retirement``): a lobby, a table whose game is over, one left
+    #: in the middle of a game.
+    RETIRE_SECONDS: ClassVar[dict[str, float]] = {"lobby": 2 * 3600, "over": 3600,
+                                                  "playing": 6 * 3600}

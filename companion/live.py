@@ -337,6 +337,15 @@ class Hub:
                 with contextlib.suppress(Exception):  # already gone
                     conn.ws.close(reason=1008, message="seat freed")
 
+    def table_retired(self, code: str) -> None:
+        """Close every socket of a table whose code was given up: the code may soon name
+        another table."""
+        for conn in self.connections(code):
+            conn.open = False
+            conn.wake.set()
+            with contextlib.suppress(Exception):  # already gone
+                conn.ws.close(reason=1001, message="table retired")
+
     def shown(self, code: str, page: str | None, parts: list[Part]) -> None:
         """The page behind ``page`` was just answered with ``parts`` over HTTP: its socket
         need not be sent them again."""

@@ -104,6 +104,10 @@ class LogRow:
         return self.seat
 
 
+#: What an archived table's name has after its old code (see ``Store.retire``).
+RETIRED_MARK = "~"
+
+
 class Store:
     """One connection shared by the process's threads, serialised by a lock."""
 
@@ -132,15 +136,47 @@ class Store:
 
     # --- tables and seats -----------------------------------------------------------
 
-    def create_table(self, row: TableRow) -> None:
-        self._write([(
-            "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (row.code, row.game, row.players, json.dumps(row.options), row.host_hash,
-             row.created_at, row.seed, row.lang),
-        )])
+    def create_table(self, row: TableRow) -> bool:
+        """Store a new table; False, storing nothing, when its code is taken."""
+        try:
+            self._write([(
+                "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (row.code, row.game, row.players, json.dumps(row.options), row.host_hash,
+                 row.created_at, row.seed, row.lang),
+            )])
+        except sqlite3.IntegrityError:
+            return False
+        return True
 
     def code_taken(self, code: str) -> bool:
         return bool(self._read("SELECT 1 FROM tables WHERE code = ?", (code,)))
+
+    def activity(self) -> list[tuple[str, float, int, bool]]:
+        """Every table not retired: (code, when anything last happened at it, how many
+        matches it has had, whether its last match is over)."""
+        rows = self._read(
+            "SELECT t.code, max(t.created_at,"
+            " coalesce((SELECT max(started_at) FROM matches m WHERE m.code = t.code), 0),"
+            " coalesce((SELECT max(ended_at) FROM matches m WHERE m.code = t.code), 0),"
+            " coalesce((SELECT max(at) FROM log l WHERE l.code = t.code), 0)),"
+            " (SELECT count(*) FROM matches m WHERE m.code = t.code),"
+            " (SELECT count(*) FROM matches m WHERE m.code = t.code AND m.ended_at IS NULL)"
+            f" FROM tables t WHERE instr(t.code, '{RETIRED_MARK}') = 0")
+        return [(code, last, count, count > 0 and not open_count)
+                for code, last, count, open_count in rows]
+
+    def retire(self, code: str) -> str:
+        """Free ``code``: the table, its seats, matches and log are kept under an archive
+        name no look-up matches (``CODE~<created ms>``), so the night's scoreboard still
+        lists its games. Returns the archive name."""
+        rows = self._read("SELECT created_at FROM tables WHERE code = ?", (code,))
+        if not rows:
+            return ""
+        archive = f"{code}{RETIRED_MARK}{int(rows[0][0] * 1000)}"
+        self._write([("PRAGMA defer_foreign_keys = ON", ())] + [
+            (f"UPDATE {name} SET code = ? WHERE code = ?", (archive, code))
+            for name in ("tables", "seats", "sitting", "matches", "log")])
+        return archive
 
     def load_table(self, code: str) -> TableRow | None:
         rows = self._read("SELECT * FROM tables WHERE code = ?", (code,))

@@ -16,13 +16,36 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion.games.base import Game, IllegalMove, Move, Outcome, State, has_values
-from companion.store import LogRow, MatchRow, Store, TableRow, now
+from companion.store import RETIRED_MARK, LogRow, MatchRow, Store, TableRow, now
 
 #: Letters that can't be misread for one another when read off a screen across a room.
 CODE_ALPHABET = "ACDEFHJKMNPRTWXY"
 CODE_LENGTH = 4
 NAME_MAX = 24
 CLIENT_MOVE_ID_MAX = 64
+#: Random codes tried for a new table before it is refused (``table.no-free-code``): with
+#: nine codes in ten taken, 48 tries all miss once in 160.
+CODE_TRIES = 48
+
+
+@dataclass(frozen=True)
+class Retirement:
+    """How long a table with nothing happening at it keeps its code, in seconds: then its
+    code is free again and its history is kept for the night's scoreboard."""
+
+    #: No game started yet.
+    lobby: float = 2 * 3600
+    #: Its last game is over.
+    over: float = 1 * 3600
+    #: A game left unfinished.
+    playing: float = 6 * 3600
+    #: Idle tables are looked for at most this often (when a table is created).
+    every: float = 60
+
+    def due(self, matches: int, over: bool) -> float:
+        if not matches:
+            return self.lobby
+        return self.over if over else self.playing
 
 
 class TableError(Exception):
@@ -41,6 +64,8 @@ class TableListener(Protocol):
     def table_changed(self, table: Table) -> None: ...
 
     def seat_freed(self, code: str, seat: int) -> None: ...
+
+    def table_retired(self, code: str) -> None: ...
 
 
 def hash_token(token: str) -> str:
@@ -83,6 +108,10 @@ class Table:
     #: "right"; see ``SCREEN_SIDES``): a phone draws the table as its player sees it.
     sitting: dict[int, str] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
+    #: When anything last happened at this table (``store.now``), and whether its code has
+    #: been given up (``Tables.retire_idle``): a request still holding it is refused.
+    touched: float = 0.0
+    retired: bool = False
     #: What was asked of the current state, and of the one before it (the log's newest line
     #: draws that one), by (what, seat): each viewer's view ("view"; the table screen's is
     #: seat None's) and each seat's legal moves ("moves"). A push asks for every viewer's.
@@ -261,19 +290,24 @@ class Tables:
     """Every table of this server: created, loaded from SQLite, changed under a lock."""
 
     def __init__(self, store: Store, engines: Mapping[str, Game],
-                 listener: TableListener | None = None) -> None:
+                 listener: TableListener | None = None, alphabet: str = CODE_ALPHABET,
+                 length: int = CODE_LENGTH, retirement: Retirement | None = None) -> None:
         self.store = store
         #: The engines of the games this server offers, by game id.
         self.engines = engines
         self.listener = listener
+        self.alphabet = alphabet
+        self.length = length
+        self.retirement = retirement or Retirement()
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
+        self._swept = 0.0
 
     # --- finding and loading -------------------------------------------------------
 
     def get(self, code: str) -> Table | None:
         code = code.upper()
-        if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+        if len(code) != self.length or any(ch not in self.alphabet for ch in code):
             return None
         with self._lock:
             table = self._tables.get(code)
@@ -293,10 +327,13 @@ class Tables:
         table = Table(row, game, self.store.seats(code), self.store.matches(code),
                       sitting=self.store.sitting(code))
         match = table.match
+        table.touched = max([row.created_at, *(m.started_at for m in table.matches),
+                             *(m.ended_at or 0 for m in table.matches)])
         if match is not None:
             self._begin(table, match)
             for entry in self.store.log(code, match.no):
                 self._replay(table, entry)
+                table.touched = max(table.touched, entry.at)
         return table
 
     def _begin(self, table: Table, match: MatchRow) -> None:
@@ -327,20 +364,60 @@ class Tables:
             raise TableError("table.player-count", low=game.min_players, high=game.max_players)
         parsed = parse_options(game, options)
         host_token = new_token()
-        with self._lock:
-            code = self._free_code()
+        self.retire_idle()
+        for _ in range(CODE_TRIES):
+            # Looked for without the lock (every look-up of a table takes it); only the
+            # code found is claimed under it, and a code claimed meanwhile is tried again.
+            code = "".join(secrets.choice(self.alphabet) for _ in range(self.length))
+            if code in self._tables or self.store.code_taken(code):
+                continue
             row = TableRow(code, game_id, players, parsed, hash_token(host_token), now(),
                            seed, lang)
-            self.store.create_table(row)
-            table = Table(row, game, {}, [])
-            self._tables[code] = table
-        return table, host_token
+            with self._lock:
+                if code in self._tables or not self.store.create_table(row):
+                    continue
+                table = Table(row, game, {}, [], touched=row.created_at)
+                self._tables[code] = table
+            return table, host_token
+        raise TableError("table.no-free-code")
 
-    def _free_code(self) -> str:
-        while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self._tables and not self.store.code_taken(code):
-                return code
+    def retire_idle(self, force: bool = False) -> list[str]:
+        """Give up the codes of tables where nothing has happened for longer than
+        ``retirement`` says (at most once a minute unless ``force``); returns them."""
+        moment = now()
+        with self._lock:
+            if not force and moment - self._swept < self.retirement.every:
+                return []
+            self._swept = moment
+        retired = []
+        for code, last, matches, over in self.store.activity():
+            if moment - last >= self.retirement.due(matches, over) and self._retire(code, moment):
+                retired.append(code)
+        return retired
+
+    def _retire(self, code: str, moment: float) -> bool:
+        with self._lock:  # a table not in memory is loaded under this lock: not meanwhile
+            table = self._tables.get(code)
+            if table is None:
+                self.store.retire(code)
+                return True
+        with table.lock:
+            due = self.retirement.due(len(table.matches), table.status == "over")
+            if moment - table.touched < due:
+                return False  # something happened at it since the store was read
+            table.retired = True
+            with self._lock:
+                self._tables.pop(code, None)
+            self.store.retire(code)
+        if self.listener:
+            self.listener.table_retired(code)
+        return True
+
+    @staticmethod
+    def _open(table: Table) -> None:
+        """Refuse a change to a table whose code was given up (under ``table.lock``)."""
+        if table.retired:
+            raise TableError("table.unknown-table")
 
     def join(self, table: Table, name: str, seat: int | None) -> tuple[int, str]:
         name = " ".join(name.split())
@@ -354,6 +431,7 @@ class Tables:
                 seat = free[0]
             if not 0 <= seat < table.row.players:
                 raise TableError("table.no-such-seat", seat=seat)
+            self._open(table)
             if seat in table.seats:
                 raise TableError("table.seat-taken", seat=seat)
             token = new_token()
@@ -367,12 +445,14 @@ class Tables:
         if screen not in SCREEN_SIDES:
             raise TableError("table.bad-request", detail="screen")
         with table.lock:
+            self._open(table)
             self.store.sit(table.code, seat, screen)
             table.sitting[seat] = screen
         self._changed(table)
 
     def free_seat(self, table: Table, seat: int) -> None:
         with table.lock:
+            self._open(table)
             if seat not in table.seats:
                 raise TableError("table.seat-free", seat=seat)
             self.store.free_seat(table.code, seat)
@@ -387,6 +467,7 @@ class Tables:
     def start(self, table: Table, first_seat: int = 0, seed: int | None = None) -> int:
         """Start the first match, or the next one once a match is over (play again)."""
         with table.lock:
+            self._open(table)
             if table.status == "playing":
                 raise TableError("table.already-playing")
             if len(table.seats) < table.row.players:
@@ -422,6 +503,7 @@ class Tables:
         with table.lock:
             if any(e.client_move_id == client_move_id and e.seat == seat for e in table.log):
                 return table.seq_for(seat), True
+            self._open(table)
             match = table.match
             if match is None or table.status != "playing":
                 raise TableError("table.not-playing")
@@ -494,10 +576,12 @@ class Tables:
 
     def finished_tonight(self, hours: float) -> list[dict[str, Any]]:
         rows = self.store.finished_since(now() - hours * 3600)
-        return [{"code": code, "game": game, "no": no, "ended_at": ended, "outcome": outcome}
+        return [{"code": code.partition(RETIRED_MARK)[0], "game": game, "no": no,
+                 "ended_at": ended, "outcome": outcome}
                 for code, game, no, ended, outcome in rows]
 
     def _changed(self, table: Table) -> None:
+        table.touched = now()
         if self.listener:
             self.listener.table_changed(table)
 

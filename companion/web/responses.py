@@ -36,7 +36,7 @@ STATUS_OF_RULE = {
     "table.method": 405,
     "table.full": 409, "table.seat-taken": 409, "table.already-playing": 409,
     "table.seats-missing": 409, "table.not-playing": 409, "table.stale": 409,
-    "table.too-large": 413,
+    "table.too-large": 413, "table.no-free-code": 503,
     "table.too-fast": 429, "table.too-many-tables": 429,
     "table.server-error": 500,
 }

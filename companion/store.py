@@ -8,9 +8,11 @@ the readers of other threads go on while a move is being written.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,6 +106,19 @@ class LogRow:
         return self.seat
 
 
+#: The database holds every hand and the tokens' hashes: only its owner reads it.
+PRIVATE = 0o600
+
+
+def private_file(path: str) -> None:
+    """Make the database file ``path`` readable by its owner alone, creating it so where
+    it is missing (SQLite then gives its -wal and -shm files the same mode)."""
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    os.close(os.open(path, os.O_CREAT | os.O_RDWR, PRIVATE))
+    os.chmod(path, PRIVATE)
+
+
 #: What an archived table's name has after its old code (see ``Store.retire``).
 RETIRED_MARK = "~"
 
@@ -113,11 +128,15 @@ class Store:
 
     def __init__(self, path: str) -> None:
         self._lock = threading.Lock()
+        private_file(path)
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        for side_file in (f"{path}-wal", f"{path}-shm"):
+            if os.path.exists(side_file):
+                os.chmod(side_file, PRIVATE)
 
     def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
         with self._lock:
@@ -257,12 +276,22 @@ class Store:
             for seq, seat, kind, move, cmid, at in rows
         ]
 
-    def finished_since(self, since: float) -> list[tuple[str, str, int, float, dict[str, Any]]]:
-        """Matches that ended after ``since``: (code, game, match no, ended_at, outcome)."""
+    def finished_since(self, since: float, token_hashes: Collection[str] | None = None,
+                       ) -> list[tuple[str, str, int, float, dict[str, Any]]]:
+        """Matches that ended after ``since``: (code, game, match no, ended_at, outcome);
+        with ``token_hashes``, only those of tables one of them hosts or has a seat at."""
+        where = "m.ended_at >= ?"
+        params: list[Any] = [since]
+        if token_hashes is not None:
+            hashes = sorted(token_hashes)
+            marks = ", ".join("?" * len(hashes))
+            where += (f" AND (t.host_hash IN ({marks}) OR EXISTS (SELECT 1 FROM seats s"
+                      f" WHERE s.code = m.code AND s.token_hash IN ({marks})))")
+            params += hashes + hashes
         rows = self._read(
             "SELECT m.code, t.game, m.no, m.ended_at, m.outcome FROM matches m"
-            " JOIN tables t ON t.code = m.code WHERE m.ended_at >= ? ORDER BY m.ended_at DESC",
-            (since,),
+            f" JOIN tables t ON t.code = m.code WHERE {where} ORDER BY m.ended_at DESC",
+            tuple(params),
         )
         return [(code, game, no, ended, json.loads(outcome)) for code, game, no, ended, outcome
                 in rows]

@@ -11,7 +11,7 @@ import copy
 import hashlib
 import secrets
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -574,8 +574,12 @@ class Tables:
         result["names"] = {str(seat): name for seat, (name, _) in table.seats.items()}
         return result
 
-    def finished_tonight(self, hours: float) -> list[dict[str, Any]]:
-        rows = self.store.finished_since(now() - hours * 3600)
+    def finished_tonight(self, hours: float,
+                         tokens: Collection[str] | None = None) -> list[dict[str, Any]]:
+        """The games finished in the last ``hours``; with ``tokens``, only those of the
+        tables one of them hosts or has a seat at (a retired table's too)."""
+        hashes = None if tokens is None else {hash_token(token) for token in tokens}
+        rows = self.store.finished_since(now() - hours * 3600, hashes)
         return [{"code": code.partition(RETIRED_MARK)[0], "game": game, "no": no,
                  "ended_at": ended, "outcome": outcome}
                 for code, game, no, ended, outcome in rows]

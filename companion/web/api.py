@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.tables import Table, TableError
 from companion.web import jsonread
@@ -73,6 +73,8 @@ def create() -> tuple[Response, int] | Response:
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                                  or not 0 <= seed < 2**53):
             raise TableError("table.bad-request", detail="seed")
+        if seed is not None and not current_app.config["SEEDED_DEALS"]:
+            raise TableError("table.seed-refused")
         if lang not in ("en", "fr"):
             raise TableError("table.bad-request", detail="lang")
         table, host_token = tables().create(game.id, players, body.get("options") or {},

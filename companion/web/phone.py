@@ -54,8 +54,8 @@ def play(code: str) -> Response | str:
     parts = regions(table, seat, chosen=chosen, memo=memo)
     pushed = [part for part in regions(table, seat, memo=memo)
               if part.id in ("picker", "private")] if chosen else None
-    return render_template("phone/page.html", parts=parts, page=page_memory(parts, pushed),
-                           **viewer_context(table, seat))
+    return render_template("phone/page.html", parts=parts, page=page_memory(parts, pushed, seat),
+                           seeded=table.row.seed is not None, **viewer_context(table, seat))
 
 
 @bp.get("/t/<code>/pick")
@@ -97,7 +97,7 @@ def live_response(table: Table, seat: int, notice: dict[str, str] | None = None,
     phone already shows. Drawn through the pushes' memo: what the mover's answer draws
     first (the board, the log, the status the others share) the pushes reuse."""
     parts = regions(table, seat, notice=notice, memo=current_app.extensions["region_memo"])
-    current_app.extensions["hub"].shown(table.code, request.values.get("page"), parts)
+    current_app.extensions["hub"].shown(table.code, seat, request.values.get("page"), parts)
     response = make_response("".join(part.html for part in parts))
     response.status_code = status
     response.headers["HX-Replace-Url"] = play_url(table.code)  # the choice is made

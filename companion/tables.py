@@ -77,6 +77,22 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+#: Newcomers a table keeps waiting for a freed seat at most: the host turns some away first.
+REQUESTS_MAX = 8
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """Someone asking for a seat freed during a game: the seat holds a hand, so only the
+    host lets them in. Their token becomes the seat's when the host does."""
+
+    id: str
+    seat: int
+    name: str
+    token_hash: str
+    at: float
+
+
 #: Where the table screen can be, seen from a seat: in front across the table, on the
 #: left, behind the player, on the right.
 SCREEN_SIDES = ("ahead", "left", "behind", "right")
@@ -112,6 +128,9 @@ class Table:
     #: been given up (``Tables.retire_idle``): a request still holding it is refused.
     touched: float = 0.0
     retired: bool = False
+    #: Newcomers waiting for the host to let them into a freed seat, by request id (kept in
+    #: memory: after a restart they ask again).
+    requests: dict[str, SeatRequest] = field(default_factory=dict)
     #: What was asked of the current state, and of the one before it (the log's newest line
     #: draws that one), by (what, seat): each viewer's view ("view"; the table screen's is
     #: seat None's) and each seat's legal moves ("moves"). A push asks for every viewer's.
@@ -154,6 +173,19 @@ class Table:
             if secrets.compare_digest(token_hash, wanted):
                 return seat
         return None
+
+    def held(self, seat: int) -> bool:
+        """Whether ``seat`` is free but holds a hand (a game has begun at this table): it
+        is taken back only with the host's leave."""
+        return seat not in self.seats and bool(self.matches)
+
+    def request_of(self, token: str | None) -> SeatRequest | None:
+        """The waiting request ``token`` was given for, if it is still waiting."""
+        if not token:
+            return None
+        wanted = hash_token(token)
+        return next((request for request in self.requests.values()
+                     if secrets.compare_digest(request.token_hash, wanted)), None)
 
     def is_host(self, token: str | None) -> bool:
         return token is not None and token != "" and secrets.compare_digest(
@@ -420,11 +452,12 @@ class Tables:
             raise TableError("table.unknown-table")
 
     def join(self, table: Table, name: str, seat: int | None) -> tuple[int, str]:
-        name = " ".join(name.split())
-        if not name or len(name) > NAME_MAX:
-            raise TableError("table.name", max=NAME_MAX)
+        """Seat a player on ``seat`` (None: the first free one); a seat freed during a game
+        is refused (``table.seat-held``): it is asked for (``ask_seat``)."""
+        name = player_name(name)
         with table.lock:
-            free = [s for s in range(table.row.players) if s not in table.seats]
+            free = [s for s in range(table.row.players)
+                    if s not in table.seats and not table.held(s)]
             if seat is None:
                 if not free:
                     raise TableError("table.full")
@@ -434,11 +467,54 @@ class Tables:
             self._open(table)
             if seat in table.seats:
                 raise TableError("table.seat-taken", seat=seat)
+            if table.held(seat):
+                raise TableError("table.seat-held", seat=seat + 1)
             token = new_token()
             self.store.take_seat(table.code, seat, name, hash_token(token))
             table.seats[seat] = (name, hash_token(token))
         self._changed(table)
         return seat, token
+
+    def ask_seat(self, table: Table, name: str, seat: int) -> str:
+        """Ask the host for ``seat``, freed during the game; returns the newcomer's token,
+        which becomes the seat's when the host lets them in (``admit``)."""
+        name = player_name(name)
+        with table.lock:
+            self._open(table)
+            if not 0 <= seat < table.row.players:
+                raise TableError("table.no-such-seat", seat=seat)
+            if seat in table.seats:
+                raise TableError("table.seat-taken", seat=seat)
+            if len(table.requests) >= REQUESTS_MAX:
+                raise TableError("table.too-many-requests")
+            token = new_token()
+            request = SeatRequest(secrets.token_hex(4), seat, name, hash_token(token), now())
+            table.requests[request.id] = request
+        self._changed(table)
+        return token
+
+    def admit(self, table: Table, request_id: str) -> SeatRequest:
+        """The host lets a waiting newcomer into the seat they asked for; whoever else
+        asked for it is turned away."""
+        with table.lock:
+            self._open(table)
+            request = table.requests.get(request_id)
+            if request is None:
+                raise TableError("table.no-such-request")
+            if request.seat in table.seats:
+                raise TableError("table.seat-taken", seat=request.seat)
+            self.store.take_seat(table.code, request.seat, request.name, request.token_hash)
+            table.seats[request.seat] = (request.name, request.token_hash)
+            table.requests = {key: other for key, other in table.requests.items()
+                              if other.seat != request.seat}
+        self._changed(table)
+        return request
+
+    def turn_away(self, table: Table, request_id: str) -> None:
+        with table.lock:
+            if table.requests.pop(request_id, None) is None:
+                raise TableError("table.no-such-request")
+        self._changed(table)
 
     def sit(self, table: Table, seat: int, screen: str) -> None:
         """Record where the table screen is from ``seat`` (one of ``SCREEN_SIDES``)."""
@@ -588,6 +664,14 @@ class Tables:
         table.touched = now()
         if self.listener:
             self.listener.table_changed(table)
+
+
+def player_name(raw: str) -> str:
+    """A player's name with its spaces tidied; refused when empty or too long."""
+    name = " ".join(raw.split())
+    if not name or len(name) > NAME_MAX:
+        raise TableError("table.name", max=NAME_MAX)
+    return name
 
 
 def parse_options(game: Game, raw: dict[str, Any]) -> dict[str, Any]:

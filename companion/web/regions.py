@@ -41,6 +41,7 @@ PHONE_BOARD = dict(PHONE)["board"]
 #: The table screen's regions in page order.
 SCREEN = (("screen-head", "screen/head.html"), ("notice", "partials/notice.html"),
           ("seats", "partials/seats.html"), ("host", "screen/host.html"),
+          ("requests", "screen/requests.html"),
           ("outcome", "partials/outcome.html"), ("board", "screen/board.html"),
           ("log", "partials/log.html"), ("night", "partials/night.html"))
 #: Log lines kept rendered, shared by every viewer who sees the same line.

@@ -18,8 +18,9 @@ from flask import current_app, request
 
 @functools.cache
 def own_names() -> frozenset[str]:
+    # Not socket.getfqdn(): it asks the network's DNS, which a games night may not have.
     name = socket.gethostname().lower()
-    return frozenset({"localhost", name, f"{name}.local", socket.getfqdn().lower()})
+    return frozenset({"localhost", name, f"{name}.local"})
 
 
 def host_name() -> str:

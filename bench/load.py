@@ -99,7 +99,8 @@ class Server:
         database = self.workdir / f"load-{self.port}.sqlite"
         env = dict(os.environ, COMPANION_DATABASE=str(database),
                    COMPANION_BIND=f"127.0.0.1:{self.port}", COMPANION_HOST="127.0.0.1",
-                   COMPANION_PORT=str(self.port), COMPANION_THREADS=str(self.threads))
+                   COMPANION_PORT=str(self.port), COMPANION_THREADS=str(self.threads),
+                   COMPANION_SEEDED_DEALS="1")
         command = procfile_command()
         if self.app:
             command[-1] = self.app  # the Procfile's last word is the app to serve

@@ -33,7 +33,7 @@ def create_app(overrides: dict[str, Any] | None = None,
     from companion import i18n, web
     from companion.live import Hub
     from companion.store import Store
-    from companion.tables import Tables
+    from companion.tables import Retirement, Tables
     from companion.web.games import GAMES
 
     registry = {spec.id: spec for spec in (GAMES if games is None else games)}
@@ -41,8 +41,10 @@ def create_app(overrides: dict[str, Any] | None = None,
     hub = Hub(app)
     app.extensions["hub"] = hub
     app.extensions["games"] = registry
-    app.extensions["tables"] = Tables(Store(app.config["DATABASE"]),
-                                      {game_id: spec.engine for game_id, spec in registry.items()},
-                                      listener=hub)
+    app.extensions["tables"] = Tables(
+        Store(app.config["DATABASE"]),
+        {game_id: spec.engine for game_id, spec in registry.items()}, listener=hub,
+        alphabet=app.config["CODE_ALPHABET"], length=app.config["CODE_LENGTH"],
+        retirement=Retirement(**app.config["RETIRE_SECONDS"]))
     web.init_app(app)
     return app

@@ -45,5 +45,16 @@ class Config:
         "ping_interval": int(os.environ.get("COMPANION_PING", "15")),
         "max_message_size": 4096,
     }
+    #: Whether ``POST /api/tables`` may fix the deal with a ``seed`` (for tests and bots):
+    #: whoever chose it can know every hand, so a games night's server refuses it.
+    SEEDED_DEALS: bool = os.environ.get("COMPANION_SEEDED_DEALS") == "1"
     #: How long a finished game stays on the night scoreboard.
     NIGHT_HOURS = 12
+    #: The letters of a table's code and how many (the tests use fewer, to use them up).
+    CODE_ALPHABET = "ACDEFHJKMNPRTWXY"
+    CODE_LENGTH = 4
+    #: Seconds of nothing happening after which a table gives up its code (see
+    #: ``companion.tables.Retirement``): a lobby, a table whose game is over, one left
+    #: in the middle of a game.
+    RETIRE_SECONDS: ClassVar[dict[str, float]] = {"lobby": 2 * 3600, "over": 3600,
+                                                  "playing": 6 * 3600}

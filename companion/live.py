@@ -274,7 +274,8 @@ class Hub:
         self.lock = threading.Lock()
         self._by_table: dict[str, set[Connection]] = {}
         self._versions: dict[str, int] = {}
-        self._pages: OrderedDict[str, dict[str, str]] = OrderedDict()
+        self._pages: OrderedDict[str, tuple[tuple[str, int | None], dict[str, str]]] = \
+            OrderedDict()
 
     def version(self, code: str) -> int:
         """A number that grows with every change of the table or of who is connected: what
@@ -282,21 +283,28 @@ class Hub:
         with self.lock:
             return self._versions.get(code, 0)
 
-    def remember_page(self, known: dict[str, str]) -> str:
-        """Keep what a page was drawn with (a digest per region); returns a token for the
-        page's socket to claim once."""
+    def remember_page(self, known: dict[str, str], owner: tuple[str, int | None]) -> str:
+        """Keep what a page was drawn with (a digest per region) for ``owner`` (its table's
+        code and its seat, None for the table screen); returns a token for the page's
+        socket to claim once."""
         token = secrets.token_urlsafe(9)
         with self.lock:
-            self._pages[token] = known
+            self._pages[token] = (owner, known)
             while len(self._pages) > PAGES_KEPT:
                 self._pages.popitem(last=False)
         return token
 
-    def claim_page(self, token: str | None) -> dict[str, str]:
-        """What the page behind ``token`` shows, once: a socket that reconnects later gets
-        everything, since it may have missed pushes."""
+    def claim_page(self, token: str | None,
+                   owner: tuple[str, int | None]) -> dict[str, str] | None:
+        """What the page behind ``token`` shows, once, if ``owner`` drew it (None when it
+        did not: another phone's token says nothing about this one). A socket that
+        reconnects later gets everything, since it may have missed pushes."""
         with self.lock:
-            return self._pages.pop(token, {}) if token else {}
+            kept = self._pages.get(token) if token else None
+            if token is None or kept is None or kept[0] != owner:
+                return None
+            del self._pages[token]
+            return kept[1]
 
     def connections(self, code: str) -> list[Connection]:
         with self.lock:
@@ -337,11 +345,20 @@ class Hub:
                 with contextlib.suppress(Exception):  # already gone
                     conn.ws.close(reason=1008, message="seat freed")
 
-    def shown(self, code: str, page: str | None, parts: list[Part]) -> None:
-        """The page behind ``page`` was just answered with ``parts`` over HTTP: its socket
-        need not be sent them again."""
+    def table_retired(self, code: str) -> None:
+        """Close every socket of a table whose code was given up: the code may soon name
+        another table."""
         for conn in self.connections(code):
-            if page and conn.page == page:
+            conn.open = False
+            conn.wake.set()
+            with contextlib.suppress(Exception):  # already gone
+                conn.ws.close(reason=1001, message="table retired")
+
+    def shown(self, code: str, seat: int, page: str | None, parts: list[Part]) -> None:
+        """``seat``'s page behind ``page`` was just answered with ``parts`` over HTTP: its
+        socket need not be sent them again (another seat's page token changes nothing)."""
+        for conn in self.connections(code):
+            if page and conn.page == page and conn.seat == seat:
                 with conn.send_lock:
                     changes(conn, parts)
 

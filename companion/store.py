@@ -8,9 +8,11 @@ the readers of other threads go on while a move is being written.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,16 +106,37 @@ class LogRow:
         return self.seat
 
 
+#: The database holds every hand and the tokens' hashes: only its owner reads it.
+PRIVATE = 0o600
+
+
+def private_file(path: str) -> None:
+    """Make the database file ``path`` readable by its owner alone, creating it so where
+    it is missing (SQLite then gives its -wal and -shm files the same mode)."""
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    os.close(os.open(path, os.O_CREAT | os.O_RDWR, PRIVATE))
+    os.chmod(path, PRIVATE)
+
+
+#: What an archived table's name has after its old code (see ``Store.retire``).
+RETIRED_MARK = "~"
+
+
 class Store:
     """One connection shared by the process's threads, serialised by a lock."""
 
     def __init__(self, path: str) -> None:
         self._lock = threading.Lock()
+        private_file(path)
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        for side_file in (f"{path}-wal", f"{path}-shm"):
+            if os.path.exists(side_file):
+                os.chmod(side_file, PRIVATE)
 
     def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
         with self._lock:
@@ -132,15 +155,47 @@ class Store:
 
     # --- tables and seats -----------------------------------------------------------
 
-    def create_table(self, row: TableRow) -> None:
-        self._write([(
-            "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (row.code, row.game, row.players, json.dumps(row.options), row.host_hash,
-             row.created_at, row.seed, row.lang),
-        )])
+    def create_table(self, row: TableRow) -> bool:
+        """Store a new table; False, storing nothing, when its code is taken."""
+        try:
+            self._write([(
+                "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (row.code, row.game, row.players, json.dumps(row.options), row.host_hash,
+                 row.created_at, row.seed, row.lang),
+            )])
+        except sqlite3.IntegrityError:
+            return False
+        return True
 
     def code_taken(self, code: str) -> bool:
         return bool(self._read("SELECT 1 FROM tables WHERE code = ?", (code,)))
+
+    def activity(self) -> list[tuple[str, float, int, bool]]:
+        """Every table not retired: (code, when anything last happened at it, how many
+        matches it has had, whether its last match is over)."""
+        rows = self._read(
+            "SELECT t.code, max(t.created_at,"
+            " coalesce((SELECT max(started_at) FROM matches m WHERE m.code = t.code), 0),"
+            " coalesce((SELECT max(ended_at) FROM matches m WHERE m.code = t.code), 0),"
+            " coalesce((SELECT max(at) FROM log l WHERE l.code = t.code), 0)),"
+            " (SELECT count(*) FROM matches m WHERE m.code = t.code),"
+            " (SELECT count(*) FROM matches m WHERE m.code = t.code AND m.ended_at IS NULL)"
+            f" FROM tables t WHERE instr(t.code, '{RETIRED_MARK}') = 0")
+        return [(code, last, count, count > 0 and not open_count)
+                for code, last, count, open_count in rows]
+
+    def retire(self, code: str) -> str:
+        """Free ``code``: the table, its seats, matches and log are kept under an archive
+        name no look-up matches (``CODE~<created ms>``), so the night's scoreboard still
+        lists its games. Returns the archive name."""
+        rows = self._read("SELECT created_at FROM tables WHERE code = ?", (code,))
+        if not rows:
+            return ""
+        archive = f"{code}{RETIRED_MARK}{int(rows[0][0] * 1000)}"
+        self._write([("PRAGMA defer_foreign_keys = ON", ())] + [
+            (f"UPDATE {name} SET code = ? WHERE code = ?", (archive, code))
+            for name in ("tables", "seats", "sitting", "matches", "log")])
+        return archive
 
     def load_table(self, code: str) -> TableRow | None:
         rows = self._read("SELECT * FROM tables WHERE code = ?", (code,))
@@ -223,12 +278,22 @@ class Store:
             for seq, seat, kind, move, cmid, at in rows
         ]
 
-    def finished_since(self, since: float) -> list[tuple[str, str, int, float, dict[str, Any]]]:
-        """Matches that ended after ``since``: (code, game, match no, ended_at, outcome)."""
+    def finished_since(self, since: float, token_hashes: Collection[str] | None = None,
+                       ) -> list[tuple[str, str, int, float, dict[str, Any]]]:
+        """Matches that ended after ``since``: (code, game, match no, ended_at, outcome);
+        with ``token_hashes``, only those of tables one of them hosts or has a seat at."""
+        where = "m.ended_at >= ?"
+        params: list[Any] = [since]
+        if token_hashes is not None:
+            hashes = sorted(token_hashes)
+            marks = ", ".join("?" * len(hashes))
+            where += (f" AND (t.host_hash IN ({marks}) OR EXISTS (SELECT 1 FROM seats s"
+                      f" WHERE s.code = m.code AND s.token_hash IN ({marks})))")
+            params += hashes + hashes
         rows = self._read(
             "SELECT m.code, t.game, m.no, m.ended_at, m.outcome FROM matches m"
-            " JOIN tables t ON t.code = m.code WHERE m.ended_at >= ? ORDER BY m.ended_at DESC",
-            (since,),
+            f" JOIN tables t ON t.code = m.code WHERE {where} ORDER BY m.ended_at DESC",
+            tuple(params),
         )
         return [(code, game, no, ended, json.loads(outcome)) for code, game, no, ended, outcome
                 in rows]

@@ -11,18 +11,41 @@ import copy
 import hashlib
 import secrets
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion.games.base import Game, IllegalMove, Move, Outcome, State, has_values
-from companion.store import LogRow, MatchRow, Store, TableRow, now
+from companion.store import RETIRED_MARK, LogRow, MatchRow, Store, TableRow, now
 
 #: Letters that can't be misread for one another when read off a screen across a room.
 CODE_ALPHABET = "ACDEFHJKMNPRTWXY"
 CODE_LENGTH = 4
 NAME_MAX = 24
 CLIENT_MOVE_ID_MAX = 64
+#: Random codes tried for a new table before it is refused (``table.no-free-code``): with
+#: nine codes in ten taken, 48 tries all miss once in 160.
+CODE_TRIES = 48
+
+
+@dataclass(frozen=True)
+class Retirement:
+    """How long a table with nothing happening at it keeps its code, in seconds: then its
+    code is free again and its history is kept for the night's scoreboard."""
+
+    #: No game started yet.
+    lobby: float = 2 * 3600
+    #: Its last game is over.
+    over: float = 1 * 3600
+    #: A game left unfinished.
+    playing: float = 6 * 3600
+    #: Idle tables are looked for at most this often (when a table is created).
+    every: float = 60
+
+    def due(self, matches: int, over: bool) -> float:
+        if not matches:
+            return self.lobby
+        return self.over if over else self.playing
 
 
 class TableError(Exception):
@@ -42,6 +65,8 @@ class TableListener(Protocol):
 
     def seat_freed(self, code: str, seat: int) -> None: ...
 
+    def table_retired(self, code: str) -> None: ...
+
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
@@ -50,6 +75,22 @@ def hash_token(token: str) -> str:
 def new_token() -> str:
     """128 random bits, URL-safe."""
     return secrets.token_urlsafe(16)
+
+
+#: Newcomers a table keeps waiting for a freed seat at most: the host turns some away first.
+REQUESTS_MAX = 8
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """Someone asking for a seat freed during a game: the seat holds a hand, so only the
+    host lets them in. Their token becomes the seat's when the host does."""
+
+    id: str
+    seat: int
+    name: str
+    token_hash: str
+    at: float
 
 
 #: Where the table screen can be, seen from a seat: in front across the table, on the
@@ -83,6 +124,13 @@ class Table:
     #: "right"; see ``SCREEN_SIDES``): a phone draws the table as its player sees it.
     sitting: dict[int, str] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
+    #: When anything last happened at this table (``store.now``), and whether its code has
+    #: been given up (``Tables.retire_idle``): a request still holding it is refused.
+    touched: float = 0.0
+    retired: bool = False
+    #: Newcomers waiting for the host to let them into a freed seat, by request id (kept in
+    #: memory: after a restart they ask again).
+    requests: dict[str, SeatRequest] = field(default_factory=dict)
     #: What was asked of the current state, and of the one before it (the log's newest line
     #: draws that one), by (what, seat): each viewer's view ("view"; the table screen's is
     #: seat None's) and each seat's legal moves ("moves"). A push asks for every viewer's.
@@ -125,6 +173,19 @@ class Table:
             if secrets.compare_digest(token_hash, wanted):
                 return seat
         return None
+
+    def held(self, seat: int) -> bool:
+        """Whether ``seat`` is free but holds a hand (a game has begun at this table): it
+        is taken back only with the host's leave."""
+        return seat not in self.seats and bool(self.matches)
+
+    def request_of(self, token: str | None) -> SeatRequest | None:
+        """The waiting request ``token`` was given for, if it is still waiting."""
+        if not token:
+            return None
+        wanted = hash_token(token)
+        return next((request for request in self.requests.values()
+                     if secrets.compare_digest(request.token_hash, wanted)), None)
 
     def is_host(self, token: str | None) -> bool:
         return token is not None and token != "" and secrets.compare_digest(
@@ -273,19 +334,24 @@ class Tables:
     """Every table of this server: created, loaded from SQLite, changed under a lock."""
 
     def __init__(self, store: Store, engines: Mapping[str, Game],
-                 listener: TableListener | None = None) -> None:
+                 listener: TableListener | None = None, alphabet: str = CODE_ALPHABET,
+                 length: int = CODE_LENGTH, retirement: Retirement | None = None) -> None:
         self.store = store
         #: The engines of the games this server offers, by game id.
         self.engines = engines
         self.listener = listener
+        self.alphabet = alphabet
+        self.length = length
+        self.retirement = retirement or Retirement()
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
+        self._swept = 0.0
 
     # --- finding and loading -------------------------------------------------------
 
     def get(self, code: str) -> Table | None:
         code = code.upper()
-        if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+        if len(code) != self.length or any(ch not in self.alphabet for ch in code):
             return None
         with self._lock:
             table = self._tables.get(code)
@@ -305,10 +371,13 @@ class Tables:
         table = Table(row, game, self.store.seats(code), self.store.matches(code),
                       sitting=self.store.sitting(code))
         match = table.match
+        table.touched = max([row.created_at, *(m.started_at for m in table.matches),
+                             *(m.ended_at or 0 for m in table.matches)])
         if match is not None:
             self._begin(table, match)
             for entry in self.store.log(code, match.no):
                 self._replay(table, entry)
+                table.touched = max(table.touched, entry.at)
         return table
 
     def _begin(self, table: Table, match: MatchRow) -> None:
@@ -339,52 +408,139 @@ class Tables:
             raise TableError("table.player-count", low=game.min_players, high=game.max_players)
         parsed = parse_options(game, options)
         host_token = new_token()
-        with self._lock:
-            code = self._free_code()
+        self.retire_idle()
+        for _ in range(CODE_TRIES):
+            # Looked for without the lock (every look-up of a table takes it); only the
+            # code found is claimed under it, and a code claimed meanwhile is tried again.
+            code = "".join(secrets.choice(self.alphabet) for _ in range(self.length))
+            if code in self._tables or self.store.code_taken(code):
+                continue
             row = TableRow(code, game_id, players, parsed, hash_token(host_token), now(),
                            seed, lang)
-            self.store.create_table(row)
-            table = Table(row, game, {}, [])
-            self._tables[code] = table
-        return table, host_token
+            with self._lock:
+                if code in self._tables or not self.store.create_table(row):
+                    continue
+                table = Table(row, game, {}, [], touched=row.created_at)
+                self._tables[code] = table
+            return table, host_token
+        raise TableError("table.no-free-code")
 
-    def _free_code(self) -> str:
-        while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self._tables and not self.store.code_taken(code):
-                return code
+    def retire_idle(self, force: bool = False) -> list[str]:
+        """Give up the codes of tables where nothing has happened for longer than
+        ``retirement`` says (at most once a minute unless ``force``); returns them."""
+        moment = now()
+        with self._lock:
+            if not force and moment - self._swept < self.retirement.every:
+                return []
+            self._swept = moment
+        retired = []
+        for code, last, matches, over in self.store.activity():
+            if moment - last >= self.retirement.due(matches, over) and self._retire(code, moment):
+                retired.append(code)
+        return retired
+
+    def _retire(self, code: str, moment: float) -> bool:
+        with self._lock:  # a table not in memory is loaded under this lock: not meanwhile
+            table = self._tables.get(code)
+            if table is None:
+                self.store.retire(code)
+                return True
+        with table.lock:
+            due = self.retirement.due(len(table.matches), table.status == "over")
+            if moment - table.touched < due:
+                return False  # something happened at it since the store was read
+            table.retired = True
+            with self._lock:
+                self._tables.pop(code, None)
+            self.store.retire(code)
+        if self.listener:
+            self.listener.table_retired(code)
+        return True
+
+    @staticmethod
+    def _open(table: Table) -> None:
+        """Refuse a change to a table whose code was given up (under ``table.lock``)."""
+        if table.retired:
+            raise TableError("table.unknown-table")
 
     def join(self, table: Table, name: str, seat: int | None) -> tuple[int, str]:
-        name = " ".join(name.split())
-        if not name or len(name) > NAME_MAX:
-            raise TableError("table.name", max=NAME_MAX)
+        """Seat a player on ``seat`` (None: the first free one); a seat freed during a game
+        is refused (``table.seat-held``): it is asked for (``ask_seat``)."""
+        name = player_name(name)
         with table.lock:
-            free = [s for s in range(table.row.players) if s not in table.seats]
+            free = [s for s in range(table.row.players)
+                    if s not in table.seats and not table.held(s)]
             if seat is None:
                 if not free:
                     raise TableError("table.full")
                 seat = free[0]
             if not 0 <= seat < table.row.players:
                 raise TableError("table.no-such-seat", seat=seat)
+            self._open(table)
             if seat in table.seats:
                 raise TableError("table.seat-taken", seat=seat)
+            if table.held(seat):
+                raise TableError("table.seat-held", seat=seat + 1)
             token = new_token()
             self.store.take_seat(table.code, seat, name, hash_token(token))
             table.seats[seat] = (name, hash_token(token))
         self._changed(table)
         return seat, token
 
+    def ask_seat(self, table: Table, name: str, seat: int) -> str:
+        """Ask the host for ``seat``, freed during the game; returns the newcomer's token,
+        which becomes the seat's when the host lets them in (``admit``)."""
+        name = player_name(name)
+        with table.lock:
+            self._open(table)
+            if not 0 <= seat < table.row.players:
+                raise TableError("table.no-such-seat", seat=seat)
+            if seat in table.seats:
+                raise TableError("table.seat-taken", seat=seat)
+            if len(table.requests) >= REQUESTS_MAX:
+                raise TableError("table.too-many-requests")
+            token = new_token()
+            request = SeatRequest(secrets.token_hex(4), seat, name, hash_token(token), now())
+            table.requests[request.id] = request
+        self._changed(table)
+        return token
+
+    def admit(self, table: Table, request_id: str) -> SeatRequest:
+        """The host lets a waiting newcomer into the seat they asked for; whoever else
+        asked for it is turned away."""
+        with table.lock:
+            self._open(table)
+            request = table.requests.get(request_id)
+            if request is None:
+                raise TableError("table.no-such-request")
+            if request.seat in table.seats:
+                raise TableError("table.seat-taken", seat=request.seat)
+            self.store.take_seat(table.code, request.seat, request.name, request.token_hash)
+            table.seats[request.seat] = (request.name, request.token_hash)
+            table.requests = {key: other for key, other in table.requests.items()
+                              if other.seat != request.seat}
+        self._changed(table)
+        return request
+
+    def turn_away(self, table: Table, request_id: str) -> None:
+        with table.lock:
+            if table.requests.pop(request_id, None) is None:
+                raise TableError("table.no-such-request")
+        self._changed(table)
+
     def sit(self, table: Table, seat: int, screen: str) -> None:
         """Record where the table screen is from ``seat`` (one of ``SCREEN_SIDES``)."""
         if screen not in SCREEN_SIDES:
             raise TableError("table.bad-request", detail="screen")
         with table.lock:
+            self._open(table)
             self.store.sit(table.code, seat, screen)
             table.sitting[seat] = screen
         self._changed(table)
 
     def free_seat(self, table: Table, seat: int) -> None:
         with table.lock:
+            self._open(table)
             if seat not in table.seats:
                 raise TableError("table.seat-free", seat=seat)
             self.store.free_seat(table.code, seat)
@@ -399,6 +555,7 @@ class Tables:
     def start(self, table: Table, first_seat: int = 0, seed: int | None = None) -> int:
         """Start the first match, or the next one once a match is over (play again)."""
         with table.lock:
+            self._open(table)
             if table.status == "playing":
                 raise TableError("table.already-playing")
             if len(table.seats) < table.row.players:
@@ -434,6 +591,7 @@ class Tables:
         with table.lock:
             if any(e.client_move_id == client_move_id and e.seat == seat for e in table.log):
                 return table.seq_for(seat), True
+            self._open(table)
             match = table.match
             if match is None or table.status != "playing":
                 raise TableError("table.not-playing")
@@ -546,14 +704,28 @@ class Tables:
         result["names"] = {str(seat): name for seat, (name, _) in table.seats.items()}
         return result
 
-    def finished_tonight(self, hours: float) -> list[dict[str, Any]]:
-        rows = self.store.finished_since(now() - hours * 3600)
-        return [{"code": code, "game": game, "no": no, "ended_at": ended, "outcome": outcome}
+    def finished_tonight(self, hours: float,
+                         tokens: Collection[str] | None = None) -> list[dict[str, Any]]:
+        """The games finished in the last ``hours``; with ``tokens``, only those of the
+        tables one of them hosts or has a seat at (a retired table's too)."""
+        hashes = None if tokens is None else {hash_token(token) for token in tokens}
+        rows = self.store.finished_since(now() - hours * 3600, hashes)
+        return [{"code": code.partition(RETIRED_MARK)[0], "game": game, "no": no,
+                 "ended_at": ended, "outcome": outcome}
                 for code, game, no, ended, outcome in rows]
 
     def _changed(self, table: Table) -> None:
+        table.touched = now()
         if self.listener:
             self.listener.table_changed(table)
+
+
+def player_name(raw: str) -> str:
+    """A player's name with its spaces tidied; refused when empty or too long."""
+    name = " ".join(raw.split())
+    if not name or len(name) > NAME_MAX:
+        raise TableError("table.name", max=NAME_MAX)
+    return name
 
 
 def parse_options(game: Game, raw: dict[str, Any]) -> dict[str, Any]:

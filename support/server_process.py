@@ -65,7 +65,7 @@ class ServerProcess:
     def start(self) -> ServerProcess:
         env = dict(os.environ, COMPANION_DATABASE=str(self.database),
                    COMPANION_BIND=f"127.0.0.1:{self.port}", COMPANION_HOST="127.0.0.1",
-                   COMPANION_PORT=str(self.port))
+                   COMPANION_PORT=str(self.port), COMPANION_SEEDED_DEALS="1")
         command = procfile_command()
         command[0] = str(Path(sys.executable).with_name(command[0]))
         self._close_log()

@@ -54,9 +54,16 @@ def server_logs_are_clean(request):
         assert_clean_log(path)
 
 
+#: What every test app allows unless a test says otherwise: seeded deals (the tests replay
+#: known deals), and as many code look-ups and tables per address as it takes (the limits
+#: on them have their own tests, tests/web/test_ratelimit.py).
+TEST_DEFAULTS: dict[str, Any] = {"TESTING": True, "SEEDED_DEALS": True, "MISS_BURST": 1e9,
+                                 "TABLES_BURST": 1e9}
+
+
 def make_app(config: dict[str, Any]) -> Flask:
     """A fresh app offering the games under test."""
-    return create_app({"TESTING": True, **config}, games=GAMES_UNDER_TEST)
+    return create_app({**TEST_DEFAULTS, **config}, games=GAMES_UNDER_TEST)
 
 
 @pytest.fixture

@@ -21,6 +21,7 @@ from companion.web import (
     screen,
     security,
     sockets,
+    waiting,
 )
 from companion.web.render import install_renderer
 
@@ -30,7 +31,7 @@ def init_app(app: Flask) -> None:
     app.jinja_loader = template_loader(app)
     security.init_app(app)
     ratelimit.init_app(app)
-    for module in (home, join, phone, screen, extras, rules, api):
+    for module in (home, join, waiting, phone, screen, extras, rules, api):
         app.register_blueprint(module.bp)
     assets.init_app(app)
     sock = Sock(app)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.tables import Table, TableError
+from companion.web import jsonread
 from companion.web.games.spec import spec_of
+from companion.web.jsonread import TooDeep
 from companion.web.render import join_url
 from companion.web.responses import refusal_body, refusal_response, table_or_404, tables
 
@@ -20,8 +22,17 @@ def bearer() -> str | None:
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
-def json_body() -> dict[str, Any]:
-    body = request.get_json(silent=True)
+def json_body(optional: bool = False) -> dict[str, Any]:
+    """The request's JSON object (``optional``: an empty object when there is no body)."""
+    raw = request.get_data(cache=True)
+    if optional and not raw.strip():
+        return {}
+    try:
+        body = jsonread.loads(raw) if request.is_json else None
+    except TooDeep as error:
+        raise TableError("table.bad-request", detail=str(error)) from None
+    except ValueError:
+        body = None
     if not isinstance(body, dict):
         raise TableError("table.bad-request", detail="a JSON object is expected")
     return body
@@ -62,6 +73,8 @@ def create() -> tuple[Response, int] | Response:
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                                  or not 0 <= seed < 2**53):
             raise TableError("table.bad-request", detail="seed")
+        if seed is not None and not current_app.config["SEEDED_DEALS"]:
+            raise TableError("table.seed-refused")
         if lang not in ("en", "fr"):
             raise TableError("table.bad-request", detail="lang")
         table, host_token = tables().create(game.id, players, body.get("options") or {},
@@ -99,8 +112,7 @@ def start(code: str) -> Response:
     try:
         if not table.is_host(bearer()):
             raise TableError("table.host-only")
-        body = request.get_json(silent=True) or {}
-        first_seat = body.get("first_seat", 0) if isinstance(body, dict) else 0
+        first_seat = json_body(optional=True).get("first_seat", 0)
         if not isinstance(first_seat, int) or isinstance(first_seat, bool):
             raise TableError("table.no-such-seat", seat=str(first_seat)[:8])
         seq = tables().start(table, first_seat=first_seat)

@@ -16,6 +16,11 @@ def host_cookie(code: str) -> str:
     return f"host_{code}"
 
 
+def wait_cookie(code: str) -> str:
+    """A newcomer waiting for the host to let them into a freed seat."""
+    return f"wait_{code}"
+
+
 def set_secret_cookie(response: Response, name: str, token: str) -> None:
     response.set_cookie(name, token, max_age=MONTH, httponly=True, samesite="Lax", path="/")
 
@@ -26,3 +31,7 @@ def seat_token(request: Request, code: str) -> str | None:
 
 def host_token(request: Request, code: str) -> str | None:
     return request.cookies.get(host_cookie(code))
+
+
+def wait_token(request: Request, code: str) -> str | None:
+    return request.cookies.get(wait_cookie(code))

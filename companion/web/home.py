@@ -23,12 +23,24 @@ def index() -> str:
     return home_page()
 
 
+#: Table cookies read for the night's scoreboard at most (a laptop hosting a long night
+#: holds one per table it created).
+TOKENS_READ = 64
+
+
+def table_tokens() -> list[str]:
+    """The seat and host tokens this browser holds, whichever table they are for."""
+    return [value[:64] for name, value in request.cookies.items()
+            if name.startswith(("seat_", "host_"))][:TOKENS_READ]
+
+
 def home_page(asked: str = "", code_notice: str | None = None) -> str:
     """The bare address: a field for a table's code (what a phone that opens it needs), then
-    the host's games to start a table with."""
+    the host's games to start a table with, and tonight's finished games of the tables this
+    browser hosted or sat at (to anyone else, none: the page is open to the whole wifi)."""
     return render_template(
         "home.html", catalogue=catalogue(), asked=asked, code_notice=code_notice,
-        night=tables().finished_tonight(current_app.config["NIGHT_HOURS"]),
+        night=tables().finished_tonight(current_app.config["NIGHT_HOURS"], table_tokens()),
         game_names={spec.id: spec.name(current_lang()) for spec in registered().values()},
     )
 

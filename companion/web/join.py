@@ -6,6 +6,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from companion.tables import TableError
+from companion.web import waiting
 from companion.web.cookies import seat_cookie, seat_token, set_secret_cookie
 from companion.web.home import home_page
 from companion.web.render import game_name, seats_context
@@ -43,6 +44,8 @@ def take_seat(code: str) -> Response | tuple[str, int]:
     raw_seat = request.form.get("seat", "")
     try:
         seat = int(raw_seat) if raw_seat else None
+        if seat is not None and 0 <= seat < table.row.players and table.held(seat):
+            return waiting.ask(table, request.form.get("name", ""), seat)
         seat, token = tables().join(table, request.form.get("name", ""), seat)
     except ValueError:
         error = TableError("table.no-such-seat", seat=raw_seat[:8])

@@ -18,8 +18,9 @@ from werkzeug.wrappers import Response
 
 from companion.i18n import current_lang
 from companion.tables import Table, TableError
-from companion.web import unshown
+from companion.web import jsonread, unshown
 from companion.web.cookies import seat_token
+from companion.web.jsonread import TooDeep
 from companion.web.picker import parse_chosen
 from companion.web.regions import page_memory, regions
 from companion.web.render import viewer_context
@@ -46,14 +47,16 @@ def play(code: str) -> Response | str:
         return redirect(url_for("join.form", code=table.code), code=303)
     try:
         chosen = parse_chosen(request.args.get("pick"))
+    except TooDeep as too_deep:
+        return refusal_response("table.bad-request", detail=str(too_deep))
     except ValueError:
         chosen = {}  # a pick that no longer reads: the picker starts over
     memo = current_app.extensions["region_memo"]
     parts = regions(table, seat, chosen=chosen, memo=memo)
     pushed = [part for part in regions(table, seat, memo=memo)
               if part.id in ("picker", "private")] if chosen else None
-    return render_template("phone/page.html", parts=parts, page=page_memory(parts, pushed),
-                           **viewer_context(table, seat))
+    return render_template("phone/page.html", parts=parts, page=page_memory(parts, pushed, seat),
+                           seeded=table.row.seed is not None, **viewer_context(table, seat))
 
 
 @bp.get("/t/<code>/pick")
@@ -67,7 +70,10 @@ def pick(code: str) -> Response | str:
         chosen = parse_chosen(request.args.get("pick"))
         key = request.args.get("key")
         if key:  # a multi-choice (cards to discard): the ticked items, each a JSON value
-            chosen[key[:40]] = [json.loads(item) for item in request.args.getlist("item")[:40]]
+            chosen[key[:40]] = [jsonread.loads(item)
+                                for item in request.args.getlist("item")[:40]]
+    except TooDeep as too_deep:
+        return refusal_response("table.bad-request", detail=str(too_deep))
     except ValueError:
         return refusal_response("table.bad-request", detail="pick")
     context = viewer_context(table, seat, chosen=chosen)
@@ -97,7 +103,7 @@ def live_response(table: Table, seat: int, notice: dict[str, str] | None = None,
     phone already shows. Drawn through the pushes' memo: what the mover's answer draws
     first (the board, the log, the status the others share) the pushes reuse."""
     parts = regions(table, seat, notice=notice, memo=current_app.extensions["region_memo"])
-    current_app.extensions["hub"].shown(table.code, request.values.get("page"), parts)
+    current_app.extensions["hub"].shown(table.code, seat, request.values.get("page"), parts)
     response = make_response("".join(part.html for part in parts))
     response.status_code = status
     response.headers["HX-Replace-Url"] = play_url(table.code)  # the choice is made
@@ -120,7 +126,9 @@ def seated_json(code: str, raw: str | None) -> tuple[Table, int, object] | Respo
         return found
     table, seat = found
     try:
-        return table, seat, json.loads(raw or "")
+        return table, seat, jsonread.loads(raw or "")
+    except TooDeep as too_deep:
+        return refusal_response("table.bad-request", detail=str(too_deep))
     except ValueError:
         return refusal_response("table.bad-move")
 
@@ -153,6 +161,8 @@ def explain(code: str) -> Response | str:
     table, seat = found
     try:
         chosen = parse_chosen(request.args.get("pick"))
+    except TooDeep as too_deep:
+        return refusal_response("table.bad-request", detail=str(too_deep))
     except ValueError:
         return refusal_response("table.bad-request", detail="pick")
     error = tables().explain(table, seat, chosen)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games.base import Move, has_values
+from companion.web import jsonread
 
 MAX_PICK_LENGTH = 2000
 #: A key no move has (None is a value a move may hold).
@@ -149,7 +150,7 @@ def parse_chosen(raw: str | None) -> dict[str, Any]:
         return {}
     if len(raw) > MAX_PICK_LENGTH:
         raise ValueError("too long")
-    value = json.loads(raw)
+    value = jsonread.loads(raw)  # too deep: a ValueError like any unreadable pick
     if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
         raise ValueError("not an object")
     return value

@@ -1,23 +1,45 @@
-"""A per-token rate limit that a real player never meets, and a script gone wild always does.
+"""Rate limits that a real player never meets, and a script gone wild always does.
 
-A token bucket per seat or host token (or per address, for calls without one): every
-unsafe request takes a token; the bucket refills steadily. A person taps a few times a
-second at most; a runaway loop is refused with 429 until it calms down.
+Token buckets keyed on who the server knows a request comes from: a seat or host token it
+has checked against the table the request names, else the client's address (a made-up
+token is no one, so it shares its address's bucket). Three buckets:
+
+- every unsafe request and every look-up of a table by its code (``/join?code=``,
+  ``/j/<code>``, ``/t/<code>/…``, ``/api/tables/<code>/…``) takes a token of the general
+  bucket (``RATE_BURST`` at once, ``RATE_PER_SECOND`` sustained);
+- a look-up by an address with no checked token that finds no table takes a token of the
+  address's misses bucket (``MISS_BURST``, ``MISS_PER_SECOND``); while it is empty, that
+  address looks up no code at all, so the codes cannot be guessed one after another;
+- creating a table takes a token of the address's tables bucket (``TABLES_BURST``,
+  ``TABLES_PER_SECOND``), so one guest cannot use up the codes; the laptop the companion
+  runs on (a loopback address) is the host of the night and is not counted.
+
+A refused request is a 429 with ``Retry-After`` and changes nothing.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import threading
 import time
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, g, request
 
-from companion.web.responses import refusal_response
+from companion.web.cookies import host_token, seat_token
+from companion.web.responses import refusal_response, tables
 
 RATE_PER_SECOND = 10.0
 BURST = 40.0
+#: Codes that find no table: ten at once, then one every ten seconds.
+MISS_BURST = 10.0
+MISS_PER_SECOND = 0.1
+#: Tables created from one address: twenty at once, then one every two minutes.
+TABLES_BURST = 20.0
+TABLES_PER_SECOND = 1 / 120
 MAX_BUCKETS = 10_000
+#: The endpoints that create a table.
+CREATING = frozenset({"home.create", "api.create"})
 
 
 class RateLimiter:
@@ -33,12 +55,19 @@ class RateLimiter:
     def wait(self, key: str, now: float | None = None) -> float:
         """Takes a token for ``key`` and answers 0, or, with none left, answers how many
         seconds until one is back."""
+        return self._take(key, now, spend=True)
+
+    def peek(self, key: str, now: float | None = None) -> float:
+        """How many seconds until ``key`` has a token (0: it has one), taking none."""
+        return self._take(key, now, spend=False)
+
+    def _take(self, key: str, now: float | None, spend: bool) -> float:
         now = time.monotonic() if now is None else now
         with self._lock:
             level, last = self._buckets.get(key, (self.burst, now))
             level = min(self.burst, level + (now - last) * self.rate)
             allowed = level >= 1
-            self._buckets[key] = (level - 1 if allowed else level, now)
+            self._buckets[key] = (level - 1 if allowed and spend else level, now)
             if len(self._buckets) > MAX_BUCKETS:
                 self._forget_full(now)
             return 0.0 if allowed else (1 - level) / self.rate
@@ -49,29 +78,94 @@ class RateLimiter:
                          if level + (now - last) * self.rate < self.burst}
 
 
-def request_key() -> str:
-    """Whose request this is: its bearer token, its table cookies, or its address."""
-    header = request.headers.get("Authorization", "")
-    if header.lower().startswith("bearer "):
-        return "bearer:" + header[7:].strip()[:64]
-    cookies = sorted(f"{k}={v[:64]}" for k, v in request.cookies.items()
-                     if k.startswith(("seat_", "host_")))
-    if cookies:
-        return "cookie:" + ";".join(cookies[:4])
+def address_key() -> str:
     return "addr:" + (request.remote_addr or "")
 
 
+def loopback() -> bool:
+    try:
+        return ipaddress.ip_address(request.remote_addr or "").is_loopback
+    except ValueError:
+        return False
+
+
+def looked_up_code() -> str | None:
+    """The table code this request looks up, if it names one."""
+    code = (request.view_args or {}).get("code")
+    if isinstance(code, str):
+        return code
+    if request.endpoint == "join.by_code":
+        return request.args.get("code", "")
+    return None
+
+
+def checked_key(code: str | None) -> str | None:
+    """The seat or host of table ``code`` whose token this request carries, checked
+    against the table; None for no token, a wrong one or no such table."""
+    if not code:
+        return None
+    table = tables().get(code)
+    if table is None:
+        return None
+    header = request.headers.get("Authorization", "")
+    scheme, _, bearer = header.partition(" ")
+    offered = [bearer.strip()] if scheme.lower() == "bearer" and bearer.strip() else []
+    offered += [token for token in (seat_token(request, table.code),
+                                    host_token(request, table.code)) if token]
+    for token in offered[:3]:
+        if table.is_host(token):
+            return f"host:{table.code}"
+        seat = table.seat_of(token)
+        if seat is not None:
+            return f"seat:{table.code}:{seat}"
+    return None
+
+
+def request_key() -> str:
+    """Whose request this is: a seat or host the server has checked, or its address."""
+    return checked_key(looked_up_code()) or address_key()
+
+
+def too_fast(wait: float, rule: str = "table.too-fast") -> Response:
+    seconds = max(1, math.ceil(wait))
+    response = refusal_response(rule, seconds=seconds)
+    response.headers["Retry-After"] = str(seconds)
+    return response
+
+
 def init_app(app: Flask) -> None:
-    app.extensions["rate_limiter"] = RateLimiter(
-        app.config.get("RATE_PER_SECOND", RATE_PER_SECOND), app.config.get("RATE_BURST", BURST))
+    config = app.config
+    app.extensions["rate_limiter"] = RateLimiter(config.get("RATE_PER_SECOND", RATE_PER_SECOND),
+                                                 config.get("RATE_BURST", BURST))
+    app.extensions["miss_limiter"] = RateLimiter(config.get("MISS_PER_SECOND", MISS_PER_SECOND),
+                                                 config.get("MISS_BURST", MISS_BURST))
+    app.extensions["tables_limiter"] = RateLimiter(
+        config.get("TABLES_PER_SECOND", TABLES_PER_SECOND),
+        config.get("TABLES_BURST", TABLES_BURST))
 
     @app.before_request
     def limit_rate() -> Response | None:
-        if request.method in {"GET", "HEAD", "OPTIONS"}:
+        code = looked_up_code()
+        unsafe = request.method not in {"GET", "HEAD", "OPTIONS"}
+        if not unsafe and code is None:
             return None
-        wait = current_app.extensions["rate_limiter"].wait(request_key())
-        if not wait:
-            return None
-        response = refusal_response("table.too-fast")
-        response.headers["Retry-After"] = str(max(1, math.ceil(wait)))
+        key = checked_key(code) or address_key()
+        wait = current_app.extensions["rate_limiter"].wait(key)
+        if wait:
+            return too_fast(wait)
+        if code is not None and key.startswith("addr:"):
+            g.anonymous_lookup = True
+            wait = current_app.extensions["miss_limiter"].peek(key)
+            if wait:
+                return too_fast(wait)
+        if request.endpoint in CREATING and not loopback():
+            wait = current_app.extensions["tables_limiter"].wait(address_key())
+            if wait:
+                return too_fast(wait, "table.too-many-tables")
+        return None
+
+    @app.after_request
+    def count_misses(response: Response) -> Response:
+        if g.get("anonymous_lookup") and response.status_code == 404:
+            current_app.extensions["miss_limiter"].wait(address_key())
         return response

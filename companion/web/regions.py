@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from flask import current_app, render_template
+from flask import current_app, render_template, request
 from flask.ctx import RequestContext
 from markupsafe import Markup
 from werkzeug.test import EnvironBuilder
@@ -42,6 +42,7 @@ PHONE_BOARD = dict(PHONE)["board"]
 #: The table screen's regions in page order.
 SCREEN = (("screen-head", "screen/head.html"), ("notice", "partials/notice.html"),
           ("seats", "partials/seats.html"), ("host", "screen/host.html"),
+          ("requests", "screen/requests.html"),
           ("outcome", "partials/outcome.html"), ("board", "screen/board.html"),
           ("log", "partials/log.html"), ("night", "partials/night.html"))
 #: Log lines kept rendered, shared by every viewer who sees the same line.
@@ -199,17 +200,20 @@ def push_context() -> RequestContext:
     return current_app.request_context(dict(environ))
 
 
-def page_memory(parts: list[Part], pushed: list[Part] | None = None) -> str:
+def page_memory(parts: list[Part], pushed: list[Part] | None = None,
+                seat: int | None = None) -> str:
     """Remember what a page was drawn with, for the socket it opens: its first push then
     sends only what changed since, and does not replace a picker the player may already be
     tapping. ``pushed`` are the regions a push would draw where the page differs from it
-    (a page reloaded with a half-made choice). Returns the token the page passes on."""
+    (a page reloaded with a half-made choice). The memory belongs to this request's table
+    and ``seat`` (None: the table screen). Returns the token the page passes on."""
     known: dict[str, str] = {}
     for part in parts:
         remember(known, part)
     for part in pushed or ():
         known[part.id] = part.digest
-    return current_app.extensions["hub"].remember_page(known)
+    owner = (str((request.view_args or {}).get("code", "")).upper(), seat)
+    return current_app.extensions["hub"].remember_page(known, owner)
 
 
 def farewell(conn: Connection) -> str:

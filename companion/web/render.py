@@ -42,6 +42,7 @@ def seats_context(table: Table) -> list[dict[str, Any]]:
             "seat": seat,
             "name": table.name(seat),
             "taken": seat in table.seats,
+            "held": table.held(seat),
             "connected": seat in connected,
             "colour": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
         }
@@ -141,6 +142,8 @@ def screen_context(table: Table, is_host: bool) -> dict[str, Any]:
         context.update(last_move_context(table))
     url = join_url(table.code)
     context.update(join_url=url,
+                   requests=[{"id": r.id, "seat": r.seat, "name": r.name}
+                             for r in table.requests.values()] if is_host else [],
                    night=current_app.extensions["tables"].finished_tonight(
                        current_app.config["NIGHT_HOURS"]),
                    game_names={spec.id: spec.name(current_lang())

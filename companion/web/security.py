@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
+from companion.web.hosts import host_allowed
 from companion.web.responses import refusal_response
 
 CSP = (
@@ -49,6 +50,8 @@ def handshake_complete() -> bool:
 def init_app(app: Flask) -> None:
     @app.before_request
     def check_request() -> Response | None:
+        if not host_allowed():
+            return refusal_response("table.bad-host")
         limit = current_app.config["MAX_CONTENT_LENGTH"]
         if request.content_length is not None and request.content_length > limit:
             return refusal_response("table.too-large")

@@ -27,8 +27,9 @@ def register(sock: Sock) -> None:
         conn = Connection(ws, table.code, seat, current_lang(),
                           is_host=table.is_host(host_token(request, table.code)))
         hub = current_app.extensions["hub"]
-        conn.page = request.args.get("page")
-        conn.sent = hub.claim_page(conn.page)
+        claimed = hub.claim_page(request.args.get("page"), (table.code, seat))
+        if claimed is not None:  # this phone's own page: its socket sends what changed since
+            conn.page, conn.sent = request.args.get("page"), claimed
         hub.register(table, conn)
         notice = render_template("partials/notice.html", oob=True,
                                  notice=refusal_body("table.bad-request", "",

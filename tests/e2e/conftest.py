@@ -24,8 +24,10 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture
 def live_server(tmp_path):
     holder: dict[str, object] = {}
+    # The tests' own API calls set up and play tables faster than any player: the rate
+    # limit has its own tests (tests/web/test_ratelimit.py).
     app = make_app({"DATABASE": str(tmp_path / "e2e.sqlite"),
-                      "PUBLIC_HOST": "127.0.0.1"})
+                      "PUBLIC_HOST": "127.0.0.1", "RATE_BURST": 1e9})
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     app.config["PUBLIC_PORT"] = httpd.server_port
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)

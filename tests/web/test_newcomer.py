@@ -176,8 +176,7 @@ def test_a_fresh_copy_serves_a_playable_table_with_no_npm_or_node(tmp_path):
                                    text=True, check=True).stdout.lower()
         assert "pytest" not in installed and "playwright" not in installed
 
-        created = call(base, "POST", "/api/tables", {"game": "seventh-heaven", "players": 2,
-                                                     "seed": 3})
+        created = call(base, "POST", "/api/tables", {"game": "seventh-heaven", "players": 2})
         code, host = created["code"], created["host_token"]
         tokens = [call(base, "POST", f"/api/tables/{code}/seats",
                        {"name": name, "seat": seat})["token"]

@@ -26,7 +26,7 @@ def test_a_runaway_client_gets_429_and_the_table_is_unchanged(tmp_path):
     client = make_app({"DATABASE": str(tmp_path / "rate.sqlite")}).test_client()
     table = ApiTable(client, players=2).join_all()
     table.start()
-    before = table.view(1)
+    before = table.view()
     statuses = {client.post(f"/api/tables/{table.code}/undo",
                             headers=bearer(table.tokens[1])).status_code for _ in range(60)}
     assert 429 in statuses
@@ -34,7 +34,7 @@ def test_a_runaway_client_gets_429_and_the_table_is_unchanged(tmp_path):
     assert response.status_code == 429
     assert response.get_json()["error"]["rule"] == "table.too-fast"
     assert response.headers["Retry-After"] == "1"
-    assert table.view(1) == before
+    assert table.view() == before  # read from the address's bucket, not the seat's
 
 
 def test_retry_after_is_the_time_until_a_request_is_allowed_again():
@@ -42,3 +42,76 @@ def test_retry_after_is_the_time_until_a_request_is_allowed_again():
     assert limiter.wait("bot", now=0.0) == 0
     assert limiter.wait("bot", now=1.0) == pytest.approx(3.0)
     assert limiter.wait("bot", now=4.0) == 0
+
+
+def limited(tmp_path, **config):
+    return make_app({"DATABASE": str(tmp_path / "limits.sqlite"), "RATE_PER_SECOND": 0.001,
+                     **config})
+
+
+GUEST = {"REMOTE_ADDR": "192.168.1.66"}
+
+
+def test_a_made_up_token_is_no_one_and_shares_its_address_bucket(tmp_path):
+    import secrets
+
+    client = limited(tmp_path, RATE_BURST=20).test_client()
+    statuses = [client.post("/api/tables/KWTE/seats", json={"name": "x"},
+                            headers=bearer(secrets.token_urlsafe(16)),
+                            environ_base=GUEST).status_code for _ in range(80)]
+    assert statuses.count(404) == 20 and statuses[20:] == [429] * 60
+    # a made-up seat or host cookie is no one either
+    client.set_cookie("seat_KWTE", secrets.token_urlsafe(16))
+    client.set_cookie("host_KWTE", secrets.token_urlsafe(16))
+    response = client.post("/api/tables/KWTE/seats", json={"name": "x"}, environ_base=GUEST)
+    assert response.status_code == 429 and response.headers["Retry-After"]
+
+
+def test_looking_up_codes_one_after_another_is_cut_short(tmp_path):
+    app = limited(tmp_path, RATE_BURST=1e9, MISS_BURST=10, MISS_PER_SECOND=0.001)
+    client = app.test_client()
+    table = ApiTable(client, players=2).join_all()
+    guesses = [code for code in ("ACDE", "ACDF", "ACDH", "ACDJ", "ACDK", "ACDM", "ACDN",
+                                 "ACDP", "ACDR", "ACDT", "ACDW", "ACDX") if code != table.code]
+    statuses = [client.get(f"/join?code={code}", environ_base=GUEST).status_code
+                for code in guesses[:11]]
+    assert statuses[:10] == [404] * 10 and statuses[10] == 429
+    # with its misses spent, the guest finds no code, not even a real one, by any route
+    for path in (f"/join?code={table.code}", f"/j/{table.code}", f"/t/{table.code}/screen",
+                 f"/api/tables/{table.code}/view"):
+        response = client.get(path, environ_base=GUEST)
+        assert response.status_code == 429, path
+        assert int(response.headers["Retry-After"]) >= 1
+    # another address, and a phone whose seat token the server checked, are not held up
+    assert client.get(f"/j/{table.code}",
+                      environ_base={"REMOTE_ADDR": "192.168.1.67"}).status_code == 200
+    phone = app.test_client()
+    phone.set_cookie(f"seat_{table.code}", table.tokens[0])
+    assert phone.get(f"/t/{table.code}/play", environ_base=GUEST).status_code == 200
+    assert client.get(f"/api/tables/{table.code}/view", headers=bearer(table.tokens[1]),
+                      environ_base=GUEST).status_code == 200
+
+
+def test_looking_up_a_table_by_its_code_counts_towards_the_limit(tmp_path):
+    app = limited(tmp_path, RATE_BURST=6)
+    client = app.test_client()
+    code = ApiTable(client, players=2).code  # spends one
+    statuses = [client.get(f"/t/{code}/screen").status_code for _ in range(6)]
+    assert statuses == [200] * 5 + [429]
+
+
+def test_one_address_creates_only_so_many_tables(tmp_path):
+    app = limited(tmp_path, RATE_BURST=1e9, TABLES_BURST=3, TABLES_PER_SECOND=0.001)
+    client = app.test_client()
+    body = {"game": "seventh-heaven", "players": 2}
+    statuses = [client.post("/api/tables", json=body, environ_base=GUEST).status_code
+                for _ in range(4)]
+    assert statuses == [201, 201, 201, 429]
+    response = client.post("/tables", data={"game": "seventh-heaven", "players": "2"},
+                           environ_base=GUEST)
+    assert response.status_code == 429 and int(response.headers["Retry-After"]) > 100
+    assert "wait" in response.get_data(as_text=True)
+    # another guest, and the laptop the companion runs on, still create tables
+    assert client.post("/api/tables", json=body,
+                       environ_base={"REMOTE_ADDR": "192.168.1.67"}).status_code == 201
+    assert all(client.post("/api/tables", json=body).status_code == 201 for _ in range(5))

@@ -60,6 +60,82 @@
     if (bottom > limit) window.scrollBy(0, Math.min(bottom - limit, Math.max(top - 8, 0)));
   }
 
+  // Focus follows the player's own taps and keys: to the next answer the move needs, else
+  // the turn line; to a refusal's OK, then back. A push nobody here asked for moves nothing.
+  let acted = null;
+  let refused = null;
+  let focusLater = 0;
+
+  const focusable = (el) => el && el.getClientRects().length > 0;
+  function focusStatus() {
+    const s = status();
+    if (s) { s.tabIndex = -1; s.focus(); }
+  }
+
+  function nextAnswer() {
+    const picker = document.getElementById("picker");
+    const candidates = [
+      picker && picker.querySelector("[data-confirm-move]"),
+      picker && picker.querySelector(".options button, .options input, .cl-step-nav button"),
+      document.querySelector("#private .playable, .cl-map td.lit button, button.reach, button.landing, .rung button.playable"),
+      picker && picker.querySelector("button"),
+    ];
+    return candidates.find(focusable) || null;
+  }
+
+  function moveFocus() {
+    const ok = document.querySelector("#notice.refusal [data-dismiss]");
+    const here = document.activeElement;
+    if (ok && refused && (!here || here === document.body)) ok.focus();  // a push redrew it
+    if (ok && acted) {
+      refused = acted;
+      acted = null;
+      ok.focus();
+      return;
+    }
+    if (!acted || (here && here !== document.body && here !== acted && here.isConnected)) return;
+    const next = nextAnswer();
+    if (next && next !== acted) next.focus();
+    else if (here === acted && acted.isConnected) return;  // the answer is still on its way
+    else focusStatus();
+    acted = null;
+  }
+
+  // A control the keyboard scrolls to stops above the panel stuck to the bottom.
+  function padForPanel() {
+    const p = document.getElementById("picker");
+    const h = p && getComputedStyle(p).position === "sticky" ? p.offsetHeight : 0;
+    document.documentElement.style.scrollPaddingBottom = h ? `${h + 8}px` : "";
+  }
+
+  // The Climbers' greyed blocks answer "why not?" to keys as to taps: one stop a block.
+  function greyedBlocksByKeyboard() {
+    const seen = new Set();
+    for (const sq of document.querySelectorAll(".cl-map[data-ask=block] td:not(.lit):not(.bare) .sq[data-block]")) {
+      const first = !seen.has(sq.dataset.block);
+      seen.add(sq.dataset.block);
+      if (!first) continue;
+      sq.tabIndex = 0;
+      sq.role = "button";
+      sq.ariaDisabled = "true";
+    }
+  }
+
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    const sq = event.target.closest && event.target.closest(".cl-map .sq[role=button]");
+    if (!sq) return;
+    event.preventDefault();
+    sq.click();
+  });
+
+  document.addEventListener("click", (event) => {
+    const control = event.target.closest("button, [role=button], a");
+    if (!control || !control.closest(".phone-main")) return;
+    if (control.matches("[data-dismiss]")) return;
+    acted = control;
+  }, true);
+
   // A page told to go elsewhere (the host freed this phone's seat): to the join page.
   function follow() {
     const go = document.querySelector("[data-go-to]");
@@ -72,6 +148,10 @@
     keepAwake();
     panMaps();
     keepPickInSight();
+    greyedBlocksByKeyboard();
+    padForPanel();
+    clearTimeout(focusLater);  // once a response's swaps and pushes have all landed
+    focusLater = setTimeout(moveFocus, 120);
   }
 
   // The bottom sheet that answers a refusal goes when the player has read it.
@@ -81,6 +161,9 @@
     if (!notice) return;
     notice.classList.remove("refusal");
     notice.replaceChildren();
+    const back = refused && refused.isConnected ? refused : nextAnswer();
+    refused = null;
+    if (back) back.focus(); else focusStatus();
   });
 
   // The Climbers' map: a greyed square or block, tapped, asks why it can't be chosen. One

@@ -15,7 +15,9 @@ from tests.conftest import ApiTable
 
 ENCODINGS = "gzip, deflate, br, zstd"
 ASSET = re.compile(r'(?:src|href)="(/static/[^"]+)"')
-FIRST_LOAD_BUDGET = 40 * 1024
+#: 40 KB until the colour letters, the focus moves and the large-text rules (issue 34) took
+#: The Climbers' phone, the heaviest, from 39.8 to 41.5 KB.
+FIRST_LOAD_BUDGET = 43 * 1024
 
 
 def seated_phone(app, game_id: str):

@@ -253,7 +253,8 @@ def test_every_effect_shows_in_the_log_with_its_why_line(client):
     screen = client.get(f"/t/{table.code}/screen").get_data(as_text=True)
     for page in (phone, screen):
         assert 'href="/rules/heuchel-meuchel#hm.end.last-player"' in page
-        assert "Why: FIN DE LA PARTIE" in page
+        # the rulebook's French section name, marked as French in an English page
+        assert 'Why: <span lang="fr">FIN DE LA PARTIE' in page
     hidden = card_ids(table.view()["view"]) ^ set(range(CARD_COUNT))
     names = {card: re.escape(f'data-card="{card}"') for card in hidden}
     log = screen[screen.index('id="log"'):]

@@ -63,6 +63,15 @@ class ClimbersHelpers:
     def kind(self, kind: str | None) -> str:
         return self._name("kinds", kind)
 
+    def letter(self, name: str | None) -> str:
+        """A colour's letter, printed beside its fill for eyes that do not tell it apart."""
+        return self._name("letters", name) if name else ""
+
+    def letter_key(self) -> str:
+        """Every colour's letter and name, for the map's legend ("R red, Y yellow, …")."""
+        return ", ".join(f"{self.letter(name)} {self.colour(name)}"
+                         for name in SEED["names"]["letters"])
+
     @property
     def words(self) -> Words:
         """Blocks and squares in the players' words, in the reader's language."""

@@ -34,6 +34,17 @@ class SeventhHeavenHelpers:
             return "blanc" if lang == "fr" else "white"
         return str(colour)
 
+    def letter(self, colour: str | None) -> str:
+        """A colour's letter, printed on its cards and pawns beside the fill ("" for white)."""
+        for entry in SEED["colour"]:
+            if entry["id"] == colour:
+                return str(entry["letter"].get(current_lang()) or entry["letter"]["en"])
+        return ""
+
+    def pawn_name(self, colour: str) -> str:
+        """A pawn as a screen reader says it: its colour, then its letter."""
+        return f"{self.colour(colour)} ({self.letter(colour)})"
+
     def colour_order(self) -> list[str | None]:
         return [*COLOURS, WHITE, None]
 

@@ -230,15 +230,16 @@ def test_host_actions_from_a_seat_are_refused(seated, other):
     before = seated.snapshot()
     for browser in browsers:
         for path, data in (("start", {"first_seat": "0"}), ("free", {"seat": "1"}),
-                           ("host-undo", {})):
+                           ("host-undo", {"undo": "1"}), ("rewind", {"to": "1", "last": "1"})):
             for headers in ({}, {"HX-Request": "true"}):
                 response = browser.post(f"/t/{code}/{path}", data=data, headers=headers)
                 assert_page_refusal(response, 403, "table.host-only")
         page = browser.get(f"/t/{code}/screen").get_data(as_text=True)
         assert f"/t/{code}/host-undo" not in page and f"/t/{code}/free" not in page
+        assert f"/t/{code}/rewind" not in page
     assert seated.snapshot() == before
-    # the host's own browser may
-    response = seated.host.post(f"/t/{code}/host-undo")
+    # the host's own browser may, naming the move it takes back
+    response = seated.host.post(f"/t/{code}/host-undo", data={"undo": str(seated.table.seq)})
     assert response.status_code == 303 and seated.snapshot() != before
 
 

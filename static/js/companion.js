@@ -67,6 +67,16 @@
   let focusLater = 0;
 
   const focusable = (el) => el && el.getClientRects().length > 0;
+  // Focus without a jump: the page scrolls only when the control is out of sight (or under
+  // the panel), so a block just chosen stays where keepPickInSight put it.
+  function show(el) {
+    el.focus({preventScroll: true});
+    const r = el.getBoundingClientRect();
+    const p = document.getElementById("picker");
+    const limit = p && !p.contains(el) && getComputedStyle(p).position === "sticky"
+      ? p.getBoundingClientRect().top : innerHeight;
+    if (r.top < 0 || r.bottom > limit) el.scrollIntoView({block: "nearest"});
+  }
   function focusStatus() {
     const s = status();
     if (s) { s.tabIndex = -1; s.focus(); }
@@ -95,7 +105,7 @@
     }
     if (!acted || (here && here !== document.body && here !== acted && here.isConnected)) return;
     const next = nextAnswer();
-    if (next && next !== acted) next.focus();
+    if (next && next !== acted) show(next);
     else if (here === acted && acted.isConnected) return;  // the answer is still on its way
     else focusStatus();
     acted = null;
@@ -163,7 +173,7 @@
     notice.replaceChildren();
     const back = refused && refused.isConnected ? refused : nextAnswer();
     refused = null;
-    if (back) back.focus(); else focusStatus();
+    if (back) show(back); else focusStatus();
   });
 
   // The Climbers' map: a greyed square or block, tapped, asks why it can't be chosen. One

@@ -255,7 +255,9 @@ def test_a_figure_on_its_own_colour_shows_and_seats_wear_the_figures_colours(bro
     join.goto(f"{base}/t/{table.code}/play")
     square = join.locator(f"#map-{walk['to'].replace(',', '_').replace('-', 'm')}")
     figure = square.locator(".cl-fig")
-    expect(figure).to_have_text("ABC"[seat])
+    # the player's initial on it; a screen reader hears the name and the colour
+    expect(figure.locator("[aria-hidden=true]")).to_have_text("ABC"[seat])
+    expect(figure.locator(".sr")).to_have_text(re.compile(r"^\w+ \(\w[\w ]*\)$"))
     # Figures stand on their own colour: the marker's rings, white then black, set it apart.
     assert square.evaluate("e => getComputedStyle(e).backgroundColor") == figure.evaluate(
         "e => getComputedStyle(e).backgroundColor")

@@ -3,8 +3,8 @@ numbers in docs/accessibility.md are the script's."""
 
 from __future__ import annotations
 
-from bench import palette
 from companion.web.games.climbers_picture import PALETTE
+from support import palette
 
 CSS = palette.CSS.read_text(encoding="utf-8")
 

@@ -27,7 +27,8 @@ def header_bytes(response) -> int:
 
 def first_load(game_id: str, database: Path) -> list[tuple[str, int, int, str]]:
     """(url, bytes on the wire, bytes unpacked, Cache-Control) for the page and its assets."""
-    app = create_app({"TESTING": True, "DATABASE": str(database), "RATE_BURST": 1e9})
+    app = create_app({"TESTING": True, "DATABASE": str(database), "RATE_BURST": 1e9,
+                      "SEEDED_DEALS": True})
     api = app.test_client()
     game = BY_ID[game_id].engine
     players = min(4, game.max_players)

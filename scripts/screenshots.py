@@ -97,7 +97,8 @@ def shoot(browser: Browser, base: str, table: Any, token: str, name: str,
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"DATABASE": str(Path(tmp) / "shots.sqlite"),
-                          "PUBLIC_HOST": "192.168.1.20"})
+                          "PUBLIC_HOST": "192.168.1.20", "SEEDED_DEALS": True,
+                          "RATE_BURST": 1e9})
         httpd = make_server("127.0.0.1", 0, app, threaded=True)
         threading.Thread(target=httpd.serve_forever, daemon=True).start()
         base = f"http://127.0.0.1:{httpd.server_port}"

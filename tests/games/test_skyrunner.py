@@ -1712,7 +1712,7 @@ def test_a_real_game_reaches_a_round_with_no_card_to_turn():
     assert spot(state, 1) == (1, 1) and low in state["used"]["0"]
     # The climbing card played away makes the next deck: its round has a card to turn.
     assert state["phase"] == "turn" and state["deck"] == [card] and not state["discard"]
-    assert {"rule": "sr.deck.reshuffle", "kind": "reshuffled"} in state["effects"]
+    assert {"rule": "sr.deck.reshuffle", "kind": "reshuffled", "count": 1} in state["effects"]
     state = allowed(state, state["holder"], {"type": "turn", "card": card})
     assert state["offer"] == card and G.outcome(state) is None
 

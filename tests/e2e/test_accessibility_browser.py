@@ -225,12 +225,39 @@ def test_the_colour_is_written_on_every_card_pawn_and_square(browser: Browser, l
     figures = climbers.locator(".cl-map .cl-fig .sr")  # the figures up on the tower
     for figure in figures.all():
         assert re.search(r"\((rouge|bleu foncé)\)$", figure.inner_text())
+    # the table screen's tower: a letter on every block face in sight, tops in the labels
+    tower = screen_page(browser, base, cl, "fr").locator("svg.cl-tower").first
+    marks = tower.locator(".cl-letter")
+    assert marks.count() > 20
+    pairs = marks.evaluate_all("els => els.map(e => [e.dataset.colour, e.textContent])")
+    assert all(letter == french[colour] for colour, letter in pairs), pairs
+    assert re.search(r"Dessus : \d+ \w", tower.get_attribute("aria-label") or "")
+
+    # SkyRunner's climbers, on the wall and in the phone's grid of places
+    sky = started(live_server, "skyrunner")
+    sky_screen = screen_page(browser, base, sky, "en")
+    wall = sky_screen.locator("svg.sr-wall")
+    sr_letters = {"red": "R", "blue": "B", "yellow": "Y", "green": "G", "purple": "P"}
+    climbers_on_wall = wall.locator(".climber-ltr")
+    expect(climbers_on_wall).to_have_count(sky.players)
+    for mark in climbers_on_wall.all():
+        colour = re.search(r"\bcol-([a-z]+)", mark.get_attribute("class")).group(1)
+        expect(mark).to_have_text(sr_letters[colour])
+    assert re.search(r"’s climber, (red|blue|yellow) \([RBY]\) on level \d+",
+                     wall.get_attribute("aria-label") or "")
+    dots = sky_screen.locator(".sr-col")  # the colour beside each player's name
+    assert dots.count() >= sky.players
+    for dot in dots.all():
+        colour = re.search(r"\bcol-([a-z]+)", dot.get_attribute("class")).group(1)
+        expect(dot).to_have_text(sr_letters[colour])
+        assert dot.get_attribute("aria-label") == f"{colour} ({sr_letters[colour]})"
 
 
+@pytest.mark.parametrize("game", list(GAMES))
 def test_at_200_percent_text_a_move_is_made_without_a_clipped_control(browser: Browser,
-                                                                      live_server):
+                                                                      live_server, game: str):
     base = live_server["base"]
-    table = started(live_server, "seventh-heaven")
+    table = started(live_server, game)
     context = browser.new_context(**PHONE)
     context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[mover(table)],
                           "url": base}])

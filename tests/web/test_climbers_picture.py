@@ -253,3 +253,51 @@ def test_pictures_drawn_from_kept_pieces_are_the_pictures_drawn_afresh() -> None
         if not moves:
             break
         state = game.apply(state, state["turn"], rng.choice(moves))
+
+
+LETTERS = {"red": "R", "yellow": "Y", "dark-blue": "DB", "light-blue": "LB", "violet": "V",
+           "grey": "Gy"}
+
+
+def letter_marks(root: ET.Element) -> list[ET.Element]:
+    return [el for el in root.iter() if el.get("class") == "cl-letter"]
+
+
+def test_every_block_face_in_sight_carries_its_colour_letter() -> None:
+    view = a_view()
+    root = parse(tower_svg(view, letters=LETTERS))
+    lettered: dict[str, set[str]] = {}
+    for group in root.iter(f"{SVG}g"):
+        for mark in group.findall(f"{SVG}text"):
+            if mark.get("class") == "cl-letter":
+                assert mark.text == LETTERS[mark.get("data-colour", "")]
+                lettered.setdefault(group.get("data-block", ""), set()).add(
+                    mark.get("data-colour", ""))
+    # Every block drawn shows at least one lettered face, and its top's letter when its
+    # top is lettered at all (the highest block's top is always in sight).
+    assert lettered.keys() == block_groups(root)
+    highest = max(view["cells"], key=lambda cell: cell["height"])
+    top = next(b["top"] for b in view["blocks"] if b["id"] == highest["block"])
+    assert top in lettered[highest["block"]]
+    assert not letter_marks(parse(tower_svg(view)))
+
+
+def test_a_labelled_picture_prints_the_top_letter_in_the_label() -> None:
+    view = a_view()
+    root = parse(tower_svg(view, labels=True, letters=LETTERS))
+    tops = {b["id"]: b["top"] for b in view["blocks"]}
+    labels = [t for t in root.iter(f"{SVG}text") if t.get("class") == "cl-label"]
+    assert labels
+    for label in labels:
+        letter = label.find(f"{SVG}tspan")
+        assert letter is not None and letter.text == LETTERS[tops[label.text or ""]]
+    # Sides still lettered; tops only in the labels, so the two never overlap.
+    marks = [m for m in letter_marks(root) if m.tag == f"{SVG}text"]
+    assert marks
+
+
+def test_the_letters_are_kept_apart_by_language() -> None:
+    view = a_view()
+    french = dict(LETTERS, **{"dark-blue": "BF", "light-blue": "BC", "grey": "G"})
+    english, in_french = (str(tower_svg(view, letters=table)) for table in (LETTERS, french))
+    assert ">DB<" in english and ">DB<" not in in_french and ">BF<" in in_french

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from flask_babel import gettext as _
 from markupsafe import Markup
 
 from companion.games.base import has_values
@@ -40,7 +41,23 @@ class ClimbersHelpers:
         return json.dumps(chosen, separators=(",", ":"))
 
     def picture(self, view: dict[str, Any], **kwargs: Any) -> Markup:
-        return tower_svg(view, **kwargs)
+        """The tower, each block face lettered with its colour, and its accessible name
+        saying how many tops of each colour the tower shows."""
+        letters = {name: self.letter(name) for name in SEED["names"]["letters"]}
+        said = self.tops_said(view) if kwargs.get("upto") is None else ""
+        if kwargs.get("title") and said:
+            kwargs["title"] = f"{kwargs['title']}. {said}"
+        return tower_svg(view, letters=letters, **kwargs)
+
+    def tops_said(self, view: dict[str, Any]) -> str:
+        """The tower's tops by colour, for a screen reader: "Tops: 4 red (R), 2 violet (V)"."""
+        counts: dict[str, int] = {}
+        for block in view.get("blocks") or []:
+            if block.get("kind") != "foundation" and block.get("top"):
+                counts[block["top"]] = counts.get(block["top"], 0) + 1
+        listed = ", ".join(f"{counts[name]} {self.colour(name)} ({self.letter(name)})"
+                           for name in SEED["names"]["letters"] if name in counts)
+        return _("Tops: %(list)s", list=listed) if listed else ""
 
     def _name(self, group: str, key: str | None) -> str:
         names = SEED["names"][group].get(key) if isinstance(key, str) else None

@@ -42,6 +42,8 @@ MARGIN = 1                           # table squares around the tower
 
 Voxel = tuple[int, int, int]
 Direction = tuple[int, int, int]
+#: Each colour's letter, in the reader's language, as sorted pairs (a cache key).
+Letters = tuple[tuple[str, str], ...]
 X_PLUS, X_MINUS, Y_PLUS, Y_MINUS, Z_PLUS, Z_MINUS = ((1, 0, 0), (-1, 0, 0), (0, 1, 0),
                                                       (0, -1, 0), (0, 0, 1), (0, 0, -1))
 
@@ -368,6 +370,8 @@ class _Scene:
     heights: dict[tuple[int, int], int]
     #: The blocks' pieces of the painter's list: (depth, layer, name, svg).
     items: tuple[tuple[int, int, str, str], ...]
+    #: Each colour's letter (none: the blocks are not lettered).
+    letters: dict[str, str] = field(default_factory=dict)
     #: The blocks' labels as drawn, by the block whose label is big (a build step's).
     labels: dict[str | None, list[str]] = field(default_factory=dict)
 
@@ -419,29 +423,76 @@ class _Scene:
                 f'stroke="{HIGHLIGHT if large else "#fff"}" '
                 f'stroke-width="{3.5 if large else 2.4}" paint-order="stroke" '
                 f'class="cl-label" data-block="{escape(box.id)}">'
-                f'{escape(box.id)}</text>')
+                f'{escape(box.id)}{self._top_letter(box)}</text>')
+
+    def _top_letter(self, box: _Box) -> str:
+        """The top's colour letter in a block's label, after its id, lighter."""
+        letter = self.letters.get(box.top)
+        if not letter:
+            return ""
+        return (f'<tspan class="cl-letter" data-colour="{escape(box.top)}" font-weight="400"'
+                f' dx="2">{escape(letter)}</tspan>')
 
 
 #: Scenes drawn lately, by their blocks, turn, highlighted block and id prefix.
-_SCENES: OrderedDict[tuple[str, int, str | None, str], _Scene] = OrderedDict()
+_SCENES: OrderedDict[tuple[str, int, str | None, str, Letters, bool], _Scene] = OrderedDict()
 _SCENES_LOCK = threading.Lock()
 SCENES_KEPT = 128
 
 
 def _scene(blocks: list[dict[str, Any]], turn: int, highlight: str | None,
-           named: _Ids) -> _Scene:
-    key = (json.dumps(blocks, sort_keys=True), turn, highlight, named.prefix)
+           named: _Ids, letters: Letters = (), labels: bool = False) -> _Scene:
+    key = (json.dumps(blocks, sort_keys=True), turn, highlight, named.prefix, letters, labels)
     with _SCENES_LOCK:
         found = _SCENES.get(key)
         if found is not None:
             _SCENES.move_to_end(key)
             return found
-    scene = _draw_scene(blocks, turn, highlight, named)
+    scene = _draw_scene(blocks, turn, highlight, named, letters, labels)
     with _SCENES_LOCK:
         _SCENES[key] = scene
         while len(_SCENES) > SCENES_KEPT:
             _SCENES.popitem(last=False)
     return scene
+
+
+#: Where on a face its letter sits: the visible voxel face nearest the face's middle.
+_FACE_MIDDLE: dict[Direction, tuple[float, float, float]] = {
+    Z_PLUS: (0.5, 0.5, 1.0), X_PLUS: (1.0, 0.5, 0.5), Y_PLUS: (0.5, 1.0, 0.5)}
+
+
+def _face_letters(box: _Box, voxels: list[Voxel], covered: tuple[bool, ...],
+                  letters: Letters, top: bool) -> dict[int, list[str]]:
+    """The colour's letter on each of the box's faces turned to the viewer (the top's only
+    with ``top``: a labelled picture prints it in the label), at the visible voxel face
+    nearest that face's middle, by the depth of that voxel (so that what stands in front
+    of it covers it as it covers the face)."""
+    if not letters:
+        return {}
+    by_colour = dict(letters)
+    marks: dict[int, list[str]] = {}
+    for index, direction in enumerate(_SIDES):
+        if direction == Z_PLUS and not top:
+            continue
+        open_faces = [v for n, v in enumerate(voxels) if not covered[n * 3 + index]]
+        text = by_colour.get(box.colours[direction])
+        if not open_faces or not text:
+            continue
+        middle = ((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2, (box.z0 + box.z1) / 2)
+        ox, oy, oz = _FACE_MIDDLE[direction]
+        x, y, z = min(open_faces, key=lambda v: (abs(v[0] + ox - middle[0])
+                                                 + abs(v[1] + oy - middle[1])
+                                                 + abs(v[2] + oz - middle[2]), v))
+        sx, sy = _project(x + ox, y + oy, z + oz)
+        fill = box.fill[direction]
+        font = UNIT * (0.62 if len(text) == 1 else 0.5)
+        ink = "#fff" if _dark(fill) else "#111"
+        marks.setdefault(x + y + z, []).append(
+            f'<text x="{_n(sx)}" y="{_n(sy + font * 0.36)}" text-anchor="middle" '
+            f'font-size="{_n(font)}" font-weight="700" font-family="sans-serif" '
+            f'fill="{ink}" stroke="none" class="cl-letter" '
+            f'data-colour="{escape(box.colours[direction])}">{escape(text)}</text>')
+    return marks
 
 
 #: A block's pieces drawn lately, by the block (turned), what covers its faces, whether it
@@ -452,14 +503,15 @@ _SIDES = (Z_PLUS, X_PLUS, Y_PLUS)
 
 
 def _box_items(box: _Box, owner: dict[Voxel, _Box], highlighted: bool,
-               named: _Ids) -> list[tuple[int, int, str, str]]:
+               named: _Ids, letters: Letters, top: bool) -> list[tuple[int, int, str, str]]:
     """``box``'s pieces for the painter's list: one group per depth of its voxels' visible
-    faces (the faces another block covers are not drawn) and their outline."""
+    faces (the faces another block covers are not drawn), their outline and, with
+    ``letters``, the colour's letter on each visible face (see ``_face_letters``)."""
     voxels = sorted(box.voxels())
     covered = tuple((x + dx, y + dy, z + dz) in owner
                     for x, y, z in voxels for dx, dy, dz in _SIDES)
     key = (box.id, box.x0, box.x1, box.y0, box.y1, box.z0, box.z1,
-           tuple(sorted(box.fill.items())), covered, highlighted, named.prefix)
+           tuple(sorted(box.fill.items())), covered, highlighted, named.prefix, letters, top)
     with _SCENES_LOCK:
         found = _BOX_ITEMS.get(key)
         if found is not None:
@@ -484,9 +536,10 @@ def _box_items(box: _Box, owner: dict[Voxel, _Box], highlighted: bool,
             piece = pieces.setdefault(x + y + z, ([], []))
             piece[0].extend(faces)
             piece[1].extend(outline)
+    marks = _face_letters(box, voxels, covered, letters, top)
     items: list[tuple[int, int, str, str]] = []
     for depth, (faces, outline) in pieces.items():
-        parts = list(faces)
+        parts = list(faces) + marks.get(depth, [])
         if outline and highlighted:
             parts.append(f'<path class="cl-hl-edge" d="{_path(outline)}" fill="none" '
                          f'stroke="{HIGHLIGHT}" stroke-opacity="1" stroke-width="3.2"/>')
@@ -505,7 +558,7 @@ def _box_items(box: _Box, owner: dict[Voxel, _Box], highlighted: bool,
 
 
 def _draw_scene(blocks: list[dict[str, Any]], turn: int, highlight: str | None,
-                named: _Ids) -> _Scene:
+                named: _Ids, letters: Letters, labels: bool) -> _Scene:
     boxes = [_Box(block, turn) for block in blocks]
     owner: dict[Voxel, _Box] = {}
     for box in boxes:
@@ -515,19 +568,21 @@ def _draw_scene(blocks: list[dict[str, Any]], turn: int, highlight: str | None,
     # Painter's list: (key, order, svg). Voxels with the same x + y + z never overlap on
     # the screen; things standing on a top are drawn just after the voxel under them.
     items = [item for box in boxes
-             for item in _box_items(box, owner, box.id == highlight, named)]
+             for item in _box_items(box, owner, box.id == highlight, named, letters,
+                                    not labels)]
 
     heights: dict[tuple[int, int], int] = {}
     for (vx, vy, vz) in owner:
         heights[(vx, vy)] = max(heights.get((vx, vy), 0), vz + 1)
 
-    return _Scene(boxes, owner, heights, tuple(items))
+    return _Scene(boxes, owner, heights, tuple(items), dict(letters))
 
 
 def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
               labels: bool = False, upto: int | None = None,
               title: str | None = None, ids: str = "",
-              screen_side: str | None = None) -> Markup:
+              screen_side: str | None = None,
+              letters: dict[str, str] | None = None) -> Markup:
     """The tower in ``view`` seen from above and two sides, turned ``turn`` quarter turns.
 
     ``highlight``: a block id outlined thickly (its hidden edges dashed over everything).
@@ -537,7 +592,9 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
     ``title``: the accessible name (the caller translates it). ``ids``: a prefix, unique in
     the page, for the ids of the picture's pieces (see ``_Ids``). ``screen_side``: written
     on the table beside the tower's side that faces the table screen (north, +y), so the
-    group can turn the real tower to match."""
+    group can turn the real tower to match. ``letters``: each colour's letter (the
+    caller's language), printed on every block face turned to the viewer, so a colour is
+    never told by its fill alone."""
     turn = int(turn or 0) % 4
     named = _Ids(ids)
     placed = {str(block["id"]): block for block in view.get("blocks") or []}
@@ -551,7 +608,8 @@ def tower_svg(view: dict[str, Any], turn: int = 0, highlight: str | None = None,
     else:
         blocks = every
 
-    scene = _scene(blocks, turn, highlight, named)
+    scene = _scene(blocks, turn, highlight, named, tuple(sorted((letters or {}).items())),
+                   labels)
     boxes, heights = scene.boxes, scene.heights
 
     # The table: the whole tower's footprint (every block, so build steps line up) plus a

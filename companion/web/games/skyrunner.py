@@ -8,6 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from flask_babel import gettext as _
+from markupsafe import Markup
+
 from companion.games.skyrunner import SkyRunner
 from companion.games.skyrunner.data import CARDS, SEED
 from companion.i18n import current_lang
@@ -39,6 +42,23 @@ class SkyRunnerHelpers:
 
     def colour(self, colour: str | None) -> str:
         return self._name("colours", colour)
+
+    def letter(self, colour: str | None) -> str:
+        """A colour's letter, printed on a climber beside its fill."""
+        return self._name("letters", colour) if colour else ""
+
+    def colour_dot(self, colour: str | None) -> Markup:
+        """A player's colour as a round swatch with its letter in it, named for a screen
+        reader and a tooltip ("red (R)")."""
+        said = f"{self.colour(colour)} ({self.letter(colour)})"
+        return Markup('<span class="swatch sr-col lettered col-{}" role="img" aria-label="{}" '
+                      'title="{}">{}</span>').format(colour or "", said, said,
+                                                     self.letter(colour))
+
+    def climber_said(self, name: str, colour: str | None) -> str:
+        """A climber for a screen reader and a tooltip: "Ana's climber, red (R)"."""
+        return _("%(name)s’s climber, %(colour)s (%(letter)s)", name=name,
+                 colour=self.colour(colour), letter=self.letter(colour))
 
     def one_per_kind(self, cards: list[int]) -> list[int]:
         """One card of each kind and value, in order: alike cards are one button when the

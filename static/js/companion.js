@@ -65,6 +65,9 @@
   let acted = null;
   let refused = null;
   let focusLater = 0;
+  // Requests on their way (a tap's answer, a refusal's "why"): until they are answered, a
+  // push that redraws the page leaves the focus for that answer to place.
+  let asking = 0;
 
   const focusable = (el) => el && el.getClientRects().length > 0;
   // Focus without a jump: the page scrolls only when the control is out of sight (or under
@@ -94,6 +97,7 @@
   }
 
   function moveFocus() {
+    if (asking) return;
     const ok = document.querySelector("#notice.refusal [data-dismiss]");
     const here = document.activeElement;
     if (ok && refused && (!here || here === document.body)) ok.focus();  // a push redrew it
@@ -160,6 +164,10 @@
     keepPickInSight();
     greyedBlocksByKeyboard();
     padForPanel();
+    focusSoon();
+  }
+
+  function focusSoon() {
     clearTimeout(focusLater);  // once a response's swaps and pushes have all landed
     focusLater = setTimeout(moveFocus, 120);
   }
@@ -203,6 +211,11 @@
   document.addEventListener("DOMContentLoaded", refresh);
   document.addEventListener("htmx:after:swap", refresh);
   document.addEventListener("htmx:ws:after:message:incoming", refresh);
+  document.addEventListener("htmx:before:request", () => { asking += 1; });
+  document.addEventListener("htmx:finally:request", () => {
+    asking = Math.max(0, asking - 1);
+    focusSoon();
+  });
   document.addEventListener("visibilitychange", keepAwake);
   document.addEventListener("htmx:ws:after:connection", () => document.body.classList.remove("offline"));
   document.addEventListener("htmx:ws:close", () => document.body.classList.add("offline"));

@@ -109,6 +109,7 @@ def move_by_keyboard(page: Page) -> dict[str, Any]:
     """Tab to the first answer, then Enter on each answer the focus moves to, until the
     move is made. Returns what has the focus then."""
     seq = seq_of(page)
+    page.bring_to_front()
     page.locator("#status").focus()
     for _ in range(80):
         if answer_focused(page):
@@ -143,10 +144,16 @@ def mover(table: ApiTable) -> int:
 
 def open_refusal(page: Page) -> None:
     """Press Enter on a control that can't be chosen now: its sheet says why, with the focus
-    on OK."""
-    page.locator("[aria-disabled=true]").first.focus()
+    on OK. The page is brought to the front first (several phones share the browser, and
+    only the page in front has the window's focus), and the control is pressed once htmx
+    has taken it in: before that, Enter is a plain button's and asks nothing."""
+    page.bring_to_front()
+    control = page.locator("[aria-disabled=true]").first
+    expect(control).to_have_attribute("data-htmx-powered", "true")
+    control.focus()
     page.keyboard.press("Enter")
-    expect(page.locator("#notice.refusal [data-dismiss]")).to_be_focused()
+    page.wait_for_function(
+        "() => document.activeElement.matches('#notice.refusal [data-dismiss]')")
 
 
 @pytest.mark.parametrize("game", list(GAMES))

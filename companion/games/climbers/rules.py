@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.games.base import IllegalMove, first_refusal, is_int, is_seat
+from companion.games.base import IllegalMove, Move, State, first_refusal, is_int, is_seat
+from companion.games.climbers import types
 from companion.games.climbers.data import ALL_COLOURS, BLOCKS, COLOURS, FOUNDATIONS
 from companion.games.climbers.geometry import (
     LADDER_BITS,
@@ -32,21 +33,8 @@ from companion.games.climbers.geometry import (
     parse_square,
     shape,
 )
+from companion.games.declared import check_declared
 
-State = dict[str, Any]
-Move = dict[str, Any]
-
-PLACEMENT_KEYS = frozenset({"block", "top", "long", "x", "y"})
-MOVE_KEYS: dict[str, frozenset[str]] = {
-    "built": frozenset(),
-    "build": PLACEMENT_KEYS,
-    "walk": frozenset({"to", "ladders"}),
-    "block": PLACEMENT_KEYS,
-    "pass": frozenset(),
-    "stone": frozenset({"block"}),
-    "end": frozenset(),
-    "restart": frozenset(),
-}
 #: How far from the tower a coordinate may be at all (anything further is a typing error).
 FAR = 60
 BUILDING_CLAUSES = {"support": "cl.build.support", "stone": "cl.build.stone",
@@ -158,32 +146,29 @@ def complete(state: State) -> bool:
 # --- checking a move ---------------------------------------------------------------------------
 
 
-def check_shape(move: Any) -> None:
-    if not isinstance(move, dict):
-        raise _malformed("not an object")
-    kind = move.get("type")
-    if not isinstance(kind, str) or kind not in MOVE_KEYS:
-        raise _malformed("unknown type")
-    expected = MOVE_KEYS[kind] | {"type"}
-    if not all(isinstance(key, str) for key in move) or set(move) != expected:
-        raise _malformed("expected keys " + ", ".join(sorted(expected)))
-    if "block" in move and (not isinstance(move["block"], str) or move["block"] not in BLOCKS):
+def check_grid(move: Any) -> None:
+    """A place given in fractions of a square is off the grid, not a typing error."""
+    if isinstance(move, dict) and any(
+            isinstance(move.get(key), float) and math.isfinite(move[key]) and abs(move[key]) < FAR
+            for key in ("x", "y")):
+        raise IllegalMove("cl.build.grid")
+
+
+def check_values(move: Move) -> None:
+    """The values of a well-formed move name real things: a block, a colour, an axis, a
+    square near the tower, ladders."""
+    if "block" in move and move["block"] not in BLOCKS:
         raise _malformed("block must be a block's label, such as D3")
     if "top" in move and move["top"] not in ALL_COLOURS:
         raise _malformed("top must be a colour: " + ", ".join(ALL_COLOURS))
     if "long" in move and move["long"] not in (None, "x", "y"):
         raise _malformed("long must be x, y or null")
     for key in ("x", "y"):
-        if key in move:
-            value = move[key]
-            if isinstance(value, float) and math.isfinite(value) and abs(value) < FAR:
-                raise IllegalMove("cl.build.grid")
-            if not is_int(value) or abs(value) >= FAR:
-                raise _malformed(f"{key} must be a whole number of squares")
+        if key in move and abs(move[key]) >= FAR:
+            raise _malformed(f"{key} must be a whole number of squares near the tower")
     if "to" in move and parse_node(move["to"]) is None:
         raise _malformed("to must be a square \"x,y\" or \"table\"")
-    if "ladders" in move and (not isinstance(move["ladders"], str)
-                              or ladder_mask(move["ladders"]) is None):
+    if "ladders" in move and ladder_mask(move["ladders"]) is None:
         raise _malformed("ladders must be \"\", \"short\", \"long\" or \"short+long\"")
 
 
@@ -193,7 +178,9 @@ def check(state: State, seat: int, move: Any) -> Placement | Walk | None:
         raise IllegalMove("cl.game.over")
     if not is_seat(state, seat) or seat != state["turn"]:
         raise IllegalMove("cl.turn.wait")
-    check_shape(move)
+    check_grid(move)
+    check_declared(move, types.Move, "cl.move.malformed")
+    check_values(move)
     kind = move["type"]
     if state["phase"] == "build":
         return _check_build(state, move)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from companion.games.base import State
 from companion.games.heuchel_meuchel.data import (
     CARDS_PER_PLAYER,
     COLUMNS,
@@ -20,7 +21,6 @@ from companion.games.heuchel_meuchel.data import (
     value_of,
 )
 
-State = dict[str, Any]
 Square = dict[str, Any] | None
 
 

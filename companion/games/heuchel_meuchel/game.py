@@ -16,8 +16,10 @@ from typing import Any
 
 from companion.games.base import (
     IllegalMove,
+    Move,
     Option,
     Outcome,
+    State,
     clone,
     copy_state,
     new_rng_state,
@@ -38,9 +40,6 @@ from companion.games.heuchel_meuchel.data import (
     rank_of,
 )
 from companion.games.heuchel_meuchel.types import View
-
-State = dict[str, Any]
-Move = dict[str, Any]
 
 OPTIONS: tuple[Option, ...] = seed_options(SEED)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.games.base import Move, State
 from companion.games.base import roll as roll_die
 from companion.games.heuchel_meuchel import board
 from companion.games.heuchel_meuchel.data import (
@@ -22,9 +23,6 @@ from companion.games.heuchel_meuchel.data import (
     rank_of,
     start_row,
 )
-
-State = dict[str, Any]
-Move = dict[str, Any]
 
 
 def _set(state: State, column: int, row: int, cards: list[int], down: bool = False) -> None:

@@ -10,8 +10,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.base import IllegalMove, first_refusal, has_values, is_int, is_seat
-from companion.games.heuchel_meuchel import board
+from companion.games.base import (
+    IllegalMove,
+    Move,
+    State,
+    first_refusal,
+    has_values,
+    is_int,
+    is_seat,
+)
+from companion.games.declared import check_declared
+from companion.games.heuchel_meuchel import board, types
 from companion.games.heuchel_meuchel.data import (
     CARD_COUNT,
     CARDS_PER_PLAYER,
@@ -22,22 +31,6 @@ from companion.games.heuchel_meuchel.data import (
     rank_of,
 )
 
-State = dict[str, Any]
-Move = dict[str, Any]
-
-#: The keys each move type carries besides "type" ("roll" may carry "value": a real die).
-MOVE_KEYS: dict[str, frozenset[str]] = {
-    "column": frozenset({"column"}),
-    "place": frozenset({"card"}),
-    "lift": frozenset({"card"}),
-    "move": frozenset({"row", "count", "to"}),
-    "take": frozenset({"from", "count"}),
-    "again": frozenset(),
-    "done": frozenset(),
-    "roll": frozenset(),
-    "lose": frozenset({"row", "lost"}),
-    "pass": frozenset(),
-}
 SETUP_TYPES = frozenset({"column", "place", "lift"})
 PHASE_TYPES: dict[str, frozenset[str]] = {
     "setup": SETUP_TYPES,
@@ -52,21 +45,8 @@ def _malformed(problem: str) -> IllegalMove:
     return IllegalMove("hm.move.malformed", problem=problem)
 
 
-def check_shape(move: Any) -> None:
-    """Known type, exactly its keys, whole numbers where numbers go."""
-    if not isinstance(move, dict):
-        raise _malformed("not an object")
-    kind = move.get("type")
-    if not isinstance(kind, str) or kind not in MOVE_KEYS:
-        raise _malformed("unknown type")
-    expected = set(MOVE_KEYS[kind]) | {"type"}
-    if kind == "roll" and "value" in move:
-        expected.add("value")
-    if not all(isinstance(key, str) for key in move) or set(move) != expected:
-        raise _malformed("expected keys " + ", ".join(sorted(expected)))
-    for key in expected - {"type"}:
-        if not is_int(move[key]):
-            raise _malformed(f"{key} must be a whole number")
+def check_values(move: Move) -> None:
+    """The numbers of a well-formed move name a column and a card that exist."""
     for key in ("column", "from"):
         if key in move and not 1 <= move[key] <= COLUMNS:
             raise _malformed(f"{key} must be 1 to {COLUMNS}")
@@ -80,7 +60,8 @@ def check(state: State, seat: int, move: Any) -> None:
         raise IllegalMove("hm.game.over")
     if not is_seat(state, seat):
         raise IllegalMove("hm.turn.wait", seat=seat)
-    check_shape(move)
+    check_declared(move, types.Move, "hm.move.malformed")
+    check_values(move)
     kind = move["type"]
     if state["phase"] == "setup":
         if kind not in SETUP_TYPES:

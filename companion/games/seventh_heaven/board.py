@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from companion.games.base import State
 from companion.games.seventh_heaven.data import COLOURS
-
-State = dict[str, Any]
 
 
 def in_heaven(state: State, colour: str) -> bool:

@@ -37,7 +37,8 @@ SPECIAL_PARAMS: dict[str, frozenset[str]] = {
 }
 
 
-def _card(card_id: int, kind: str, colour: str | None, value: int | None, special: str | None):
+def _card(card_id: int, kind: str, colour: str | None, value: int | None,
+          special: str | None) -> dict[str, Any]:
     return {"id": card_id, "kind": kind, "colour": colour, "value": value, "special": special}
 
 

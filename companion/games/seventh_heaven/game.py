@@ -15,8 +15,10 @@ from typing import Any
 
 from companion.games.base import (
     IllegalMove,
+    Move,
     Option,
     Outcome,
+    State,
     clone,
     new_rng_state,
     read_setup,
@@ -37,9 +39,6 @@ from companion.games.seventh_heaven.data import (
     card_sort_key,
 )
 from companion.games.seventh_heaven.types import Card, View
-
-State = dict[str, Any]
-Move = dict[str, Any]
 
 OPTIONS: tuple[Option, ...] = seed_options(SEED)
 

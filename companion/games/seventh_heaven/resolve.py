@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.games.base import Move, State
 from companion.games.seventh_heaven import board
 from companion.games.seventh_heaven.data import CARDS, COLOUR_INDEX, EVENTS, HAND_SIZE, START
-
-State = dict[str, Any]
-Move = dict[str, Any]
 
 PEPPER_STEPS = 3
 SNAIL_STEPS = 2

@@ -7,12 +7,21 @@ never disagree.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from itertools import combinations
 from typing import Any
 
-from companion.games.base import IllegalMove, first_refusal, has_values, is_int, is_seat
-from companion.games.seventh_heaven import board
+from companion.games.base import (
+    IllegalMove,
+    Move,
+    State,
+    first_refusal,
+    has_values,
+    is_int,
+    is_seat,
+)
+from companion.games.declared import check_declared
+from companion.games.seventh_heaven import board, types
 from companion.games.seventh_heaven.data import (
     CARD_COUNT,
     CARDS,
@@ -21,26 +30,12 @@ from companion.games.seventh_heaven.data import (
     WHITE,
 )
 
-State = dict[str, Any]
-Move = dict[str, Any]
-
-#: Keys each move type carries besides "type" ("play" depends on the special card).
-MOVE_KEYS: dict[str, frozenset[str]] = {
-    "move": frozenset({"card", "piece"}),
-    "swap": frozenset({"card", "give"}),
-    "play": frozenset({"card"}),
-    "pass": frozenset({"card"}),
-    "event-swap": frozenset({"take", "give"}),
-    "decline": frozenset(),
-    "discard": frozenset({"cards"}),
-}
 PHASE_TYPES: dict[str, frozenset[str]] = {
     "play": frozenset({"move", "swap", "play", "pass"}),
     "event-swap": frozenset({"event-swap", "decline"}),
     "discard": frozenset({"discard"}),
 }
 COLOUR_KEYS = ("piece", "give", "take")
-INT_KEYS = ("steps", "count")
 MAX_DRAW = 4
 FOOT_STEPS = (1, 2, 3)
 THREE = 3
@@ -50,47 +45,33 @@ def _malformed(problem: str) -> IllegalMove:
     return IllegalMove("7h.move.malformed", problem=problem)
 
 
-def check_shape(move: Any) -> None:
-    """Strict shape check: known type, exactly the right keys, values of the right types."""
-    if not isinstance(move, dict):
-        raise _malformed("not an object")
-    kind = move.get("type")
-    if not isinstance(kind, str) or kind not in MOVE_KEYS:
-        raise _malformed("unknown type")
-    expected = set(MOVE_KEYS[kind]) | {"type"}
-    if "card" in expected:
-        card = move.get("card")
-        if not is_int(card):
-            raise _malformed("card must be a card id")
+def check_values(move: Move) -> None:
+    """The values of a well-formed move name real things: a card, colours, numbers; a
+    special card carries exactly the parameters it needs."""
+    if "card" in move:
+        card = move["card"]
         if not 0 <= card < CARD_COUNT:
             raise IllegalMove("7h.card.not-in-hand", card=card)
-        if kind == "play":
+        if move["type"] == "play":
             special = CARDS[card]["special"]
             if special is None:
                 raise IllegalMove("7h.card.wrong-kind", card=card)
-            expected |= SPECIAL_PARAMS[special]
-    keys = set(move)
-    if not all(isinstance(key, str) for key in keys) or keys != expected:
-        raise _malformed("expected keys " + ", ".join(sorted(expected)))
+            expected = SPECIAL_PARAMS[special] | {"type", "card"}
+            if set(move) != expected:
+                raise _malformed("expected keys " + ", ".join(sorted(expected)))
     for key in COLOUR_KEYS:
-        if key in move and (not isinstance(move[key], str) or move[key] not in COLOURS):
+        if key in move and move[key] not in COLOURS:
             raise _malformed(f"{key} must be a colour")
-    for key in INT_KEYS:
-        if key in move and not is_int(move[key]):
-            raise _malformed(f"{key} must be a number")
-    if "cards" in move:
-        cards = move["cards"]
-        if not isinstance(cards, list) or not all(is_int(card) for card in cards):
-            raise _malformed("cards must be a list of card ids")
-        if cards != sorted(set(cards)):
-            raise _malformed("cards must be sorted and distinct")
+    if "cards" in move and move["cards"] != sorted(set(move["cards"])):
+        raise _malformed("cards must be sorted and distinct")
 
 
 def check(state: State, seat: int, move: Any) -> None:
     """Raise IllegalMove unless ``seat`` may make ``move`` in ``state``."""
     if state["phase"] == "over":
         raise IllegalMove("7h.game.over")
-    check_shape(move)
+    check_declared(move, types.Move, "7h.move.malformed")
+    check_values(move)
     if not is_seat(state, seat) or seat not in board.deciders(state):
         raise IllegalMove("7h.turn.wait", seat=seat)
     if move["type"] not in PHASE_TYPES[state["phase"]]:
@@ -222,7 +203,7 @@ def _special_candidates(card_id: int, special: str, seat_colours: list[str]) -> 
     return [base]
 
 
-def _candidates(state: State, seat: int):
+def _candidates(state: State, seat: int) -> Iterator[Move]:
     """Every legal play-phase move except passing (a generator, so callers may stop early)."""
     mine = board.own(state, seat)
     for card_id in sorted(set(board.hand(state, seat))):

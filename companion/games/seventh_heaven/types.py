@@ -7,18 +7,39 @@ No ``from __future__ import annotations`` here: ``NotRequired`` must be seen at 
 from typing import Any, Literal, NotRequired, TypedDict
 
 
-class CardMove(TypedDict):
-    """A card played: "move" a piece, "swap" partner cards, "play" a special card, or "pass"
-    (a card that can do nothing)."""
+class MoveCard(TypedDict):
+    """A number or arrow card moving a piece."""
 
-    type: Literal["move", "swap", "play", "pass"]
+    type: Literal["move"]
     card: int
-    piece: NotRequired[str]  # "move": the piece's colour
-    give: NotRequired[str]  # "swap": the partner colour handed over
+    piece: str  # the piece's colour
+
+
+class SwapCard(TypedDict):
+    """A card played to swap partner cards: ``give`` is the partner colour handed over."""
+
+    type: Literal["swap"]
+    card: int
+    give: str
+
+
+class PlaySpecial(TypedDict):
+    """A special card played; which of its parameters it needs depends on the card."""
+
+    type: Literal["play"]
+    card: int
+    piece: NotRequired[str]  # a Foot or a Finger: the piece it moves
     steps: NotRequired[int]  # a Foot: how far
-    count: NotRequired[int]  # Three cards: how many to draw
-    take: NotRequired[str]  # a card that swaps partner cards
-    cards: NotRequired[list[int]]
+    count: NotRequired[int]  # the Mushroom: how many cards to draw
+    take: NotRequired[str]  # the Heart: the partner colour taken
+    give: NotRequired[str]  # the Heart: the partner colour handed over
+
+
+class PassCard(TypedDict):
+    """A card that can do nothing now, laid down."""
+
+    type: Literal["pass"]
+    card: int
 
 
 class EventSwap(TypedDict):
@@ -36,7 +57,7 @@ class Discard(TypedDict):
     cards: list[int]
 
 
-Move = CardMove | EventSwap | Decline | Discard
+Move = MoveCard | SwapCard | PlaySpecial | PassCard | EventSwap | Decline | Discard
 
 
 class Card(TypedDict):

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.games.base import State
 from companion.games.skyrunner.data import PASS_MIN
 
-State = dict[str, Any]
 #: A climb under way: level, lane, the climbers being passed, equipment cards used so far.
 Climb = tuple[int, int, frozenset[int], int]
 GROUND = 0

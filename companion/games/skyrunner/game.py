@@ -19,8 +19,10 @@ from typing import Any
 
 from companion.games.base import (
     IllegalMove,
+    Move,
     Option,
     Outcome,
+    State,
     clone,
     copy_state,
     is_seat,
@@ -43,10 +45,6 @@ from companion.games.skyrunner.data import (
     surprise_of,
 )
 from companion.games.skyrunner.types import Card, View
-
-State = dict[str, Any]
-Move = dict[str, Any]
-
 
 OPTIONS: tuple[Option, ...] = seed_options(SEED)
 
@@ -210,7 +208,6 @@ class SkyRunner:
             else:
                 ranking.append([seat])
         return Outcome(ranking=ranking, scores=heights, reason="roof")
-
 
 
 def card_view(card_id: int) -> Card:

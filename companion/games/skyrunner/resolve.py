@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.base import shuffled
+from companion.games.base import Move, State, shuffled
 from companion.games.skyrunner import building
 from companion.games.skyrunner.data import (
     SABOTAGE_DROP,
@@ -22,9 +22,6 @@ from companion.games.skyrunner.data import (
     value,
 )
 from companion.games.skyrunner.rules import climb_options
-
-State = dict[str, Any]
-Move = dict[str, Any]
 
 
 def _hand(state: State, seat: int) -> list[int]:

@@ -9,22 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.base import IllegalMove, first_refusal, is_int, is_seat
-from companion.games.skyrunner import building
+from companion.games.base import IllegalMove, Move, State, first_refusal, is_int, is_seat
+from companion.games.declared import check_declared
+from companion.games.skyrunner import building, types
 from companion.games.skyrunner.data import CARD_COUNT, CARDS, SABOTAGE_DROP, kind
 
-State = dict[str, Any]
-Move = dict[str, Any]
-
-MOVE_KEYS: dict[str, frozenset[str]] = {
-    "turn": frozenset({"card"}),
-    "choose": frozenset({"card"}),
-    "climb": frozenset({"level", "lane"}),
-    "sabotage": frozenset({"target", "lane"}),
-    "lost": frozenset({"target"}),
-    "keep": frozenset(),
-    "fall": frozenset({"lane"}),
-}
 CHOOSABLE = frozenset({"bid", "surprise", "climb", "sabotage", "lost"})
 
 
@@ -32,18 +21,8 @@ def _malformed(problem: str) -> IllegalMove:
     return IllegalMove("sr.move.malformed", problem=problem)
 
 
-def check_shape(move: Any) -> None:
-    if not isinstance(move, dict):
-        raise _malformed("not an object")
-    kind_ = move.get("type")
-    if not isinstance(kind_, str) or kind_ not in MOVE_KEYS:
-        raise _malformed("unknown type")
-    expected = MOVE_KEYS[kind_] | {"type"}
-    if not all(isinstance(key, str) for key in move) or set(move) != expected:
-        raise _malformed("expected keys " + ", ".join(sorted(expected)))
-    for key in expected - {"type"}:
-        if not is_int(move[key]):
-            raise _malformed(f"{key} must be a whole number")
+def check_values(move: Move) -> None:
+    """A well-formed move's card is one that exists."""
     if "card" in move and not 0 <= move["card"] < CARD_COUNT:
         raise _malformed(f"card must be 0 to {CARD_COUNT - 1}")
 
@@ -53,7 +32,8 @@ def check(state: State, seat: int, move: Any) -> None:
         raise IllegalMove("sr.game.over")
     if not is_seat(state, seat):
         raise IllegalMove("sr.turn.wait")
-    check_shape(move)
+    check_declared(move, types.Move, "sr.move.malformed")
+    check_values(move)
     phase, kind_ = state["phase"], move["type"]
     if phase == "turn":
         if seat != state["holder"]:

@@ -11,7 +11,13 @@ from companion.web import jsonread
 from companion.web.games.spec import spec_of
 from companion.web.jsonread import TooDeep
 from companion.web.render import join_url
-from companion.web.responses import refusal_body, refusal_response, table_or_404, tables
+from companion.web.responses import (
+    refusal_body,
+    refusal_response,
+    request_table,
+    table_or_404,
+    tables,
+)
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -38,9 +44,11 @@ def json_body(optional: bool = False) -> dict[str, Any]:
     return body
 
 
-def refused(error: TableError, table: Table | None = None) -> Response:
-    return refusal_response(error.rule, table.row.game if table else "",
-                            **error.params)
+@bp.errorhandler(TableError)
+def refused(error: TableError) -> Response:
+    """Every refusal of an API route, worded by the rules of the table it asked about."""
+    table = request_table()
+    return refusal_response(error.rule, table.row.game if table else "", **error.params)
 
 
 def viewer_or_refuse(table: Table) -> int | None:
@@ -61,26 +69,23 @@ def seat_or_refuse(table: Table) -> int:
 
 @bp.post("/tables")
 def create() -> tuple[Response, int] | Response:
-    try:
-        body = json_body()
-        game_id = body.get("game")
-        game = spec_of(game_id)
-        if game is None:
-            raise TableError("table.unknown-game", game=str(game_id)[:40])
-        players, seed, lang = body.get("players"), body.get("seed"), body.get("lang", "en")
-        if not isinstance(players, int) or isinstance(players, bool):
-            raise TableError("table.player-count", low=game.min_players, high=game.max_players)
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
-                                 or not 0 <= seed < 2**53):
-            raise TableError("table.bad-request", detail="seed")
-        if seed is not None and not current_app.config["SEEDED_DEALS"]:
-            raise TableError("table.seed-refused")
-        if lang not in ("en", "fr"):
-            raise TableError("table.bad-request", detail="lang")
-        table, host_token = tables().create(game.id, players, body.get("options") or {},
-                                            seed=seed, lang=lang)
-    except TableError as error:
-        return refused(error)
+    body = json_body()
+    game_id = body.get("game")
+    game = spec_of(game_id)
+    if game is None:
+        raise TableError("table.unknown-game", game=str(game_id)[:40])
+    players, seed, lang = body.get("players"), body.get("seed"), body.get("lang", "en")
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise TableError("table.player-count", low=game.min_players, high=game.max_players)
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                             or not 0 <= seed < 2**53):
+        raise TableError("table.bad-request", detail="seed")
+    if seed is not None and not current_app.config["SEEDED_DEALS"]:
+        raise TableError("table.seed-refused")
+    if lang not in ("en", "fr"):
+        raise TableError("table.bad-request", detail="lang")
+    table, host_token = tables().create(game.id, players, body.get("options") or {},
+                                        seed=seed, lang=lang)
     return jsonify({
         "code": table.code,
         "join_url": join_url(table.code),
@@ -93,41 +98,32 @@ def create() -> tuple[Response, int] | Response:
 @bp.post("/tables/<code>/seats")
 def join(code: str) -> tuple[Response, int] | Response:
     table = table_or_404(code)
-    try:
-        body = json_body()
-        name, seat = body.get("name"), body.get("seat")
-        if not isinstance(name, str):
-            raise TableError("table.name", max=24)
-        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-            raise TableError("table.no-such-seat", seat=str(seat)[:8])
-        seat, token = tables().join(table, name, seat)
-    except TableError as error:
-        return refused(error, table)
+    body = json_body()
+    name, seat = body.get("name"), body.get("seat")
+    if not isinstance(name, str):
+        raise TableError("table.name", max=24)
+    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+        raise TableError("table.no-such-seat", seat=str(seat)[:8])
+    seat, token = tables().join(table, name, seat)
     return jsonify({"seat": seat, "token": token}), 201
 
 
 @bp.post("/tables/<code>/start")
 def start(code: str) -> Response:
     table = table_or_404(code)
-    try:
-        if not table.is_host(bearer()):
-            raise TableError("table.host-only")
-        first_seat = json_body(optional=True).get("first_seat", 0)
-        if not isinstance(first_seat, int) or isinstance(first_seat, bool):
-            raise TableError("table.no-such-seat", seat=str(first_seat)[:8])
-        seq = tables().start(table, first_seat=first_seat)
-    except TableError as error:
-        return refused(error, table)
+    if not table.is_host(bearer()):
+        raise TableError("table.host-only")
+    first_seat = json_body(optional=True).get("first_seat", 0)
+    if not isinstance(first_seat, int) or isinstance(first_seat, bool):
+        raise TableError("table.no-such-seat", seat=str(first_seat)[:8])
+    seq = tables().start(table, first_seat=first_seat)
     return jsonify({"seq": seq})
 
 
 @bp.get("/tables/<code>/view")
 def view(code: str) -> Response:
     table = table_or_404(code)
-    try:
-        seat = viewer_or_refuse(table)
-    except TableError as error:
-        return refused(error, table)
+    seat = viewer_or_refuse(table)
     with table.lock:
         return jsonify({"seq": table.seq_for(seat), "status": table.status,
                         "view": table.view_for(seat), "outcome": table.outcome()})
@@ -136,10 +132,7 @@ def view(code: str) -> Response:
 @bp.get("/tables/<code>/moves")
 def moves(code: str) -> Response:
     table = table_or_404(code)
-    try:
-        seat = seat_or_refuse(table)
-    except TableError as error:
-        return refused(error, table)
+    seat = seat_or_refuse(table)
     with table.lock:
         return jsonify({"seq": table.seq_for(seat), "moves": table.moves_for(seat)})
 
@@ -147,17 +140,18 @@ def moves(code: str) -> Response:
 @bp.post("/tables/<code>/moves")
 def submit(code: str) -> Response | tuple[Response, int]:
     table = table_or_404(code)
+    seat = seat_or_refuse(table)
+    body = json_body()
     try:
-        seat = seat_or_refuse(table)
-        body = json_body()
         seq, repeated = tables().submit(table, seat, body.get("move"), body.get("seq"),
                                         body.get("client_move_id"))
     except TableError as error:
-        if error.rule == "table.stale":
-            with table.lock:
-                return jsonify({"error": refusal_body(error.rule, table.row.game),
-                                "seq": table.seq_for(seat), "view": table.view_for(seat)}), 409
-        return refused(error, table)
+        if error.rule != "table.stale":
+            raise
+        # A move made on an old view: the refusal brings the view it missed.
+        with table.lock:
+            return jsonify({"error": refusal_body(error.rule, table.row.game),
+                            "seq": table.seq_for(seat), "view": table.view_for(seat)}), 409
     with table.lock:
         return jsonify({"seq": seq, "repeated": repeated, "view": table.view_for(seat)})
 
@@ -166,18 +160,15 @@ def submit(code: str) -> Response | tuple[Response, int]:
 def undo(code: str) -> Response:
     table = table_or_404(code)
     token = bearer()
-    try:
-        if table.is_host(token):
-            body = request.get_json(silent=True)
-            expected = body.get("undo") if isinstance(body, dict) else None
-            if expected is not None and (not isinstance(expected, int)
-                                         or isinstance(expected, bool)):
-                raise TableError("table.bad-seq")
-            seq = tables().undo(table, None, by_host=True, expected=expected)
-        else:
-            seq = tables().undo(table, seat_or_refuse(table), by_host=False)
-    except TableError as error:
-        return refused(error, table)
+    if table.is_host(token):
+        body = request.get_json(silent=True)
+        expected = body.get("undo") if isinstance(body, dict) else None
+        if expected is not None and (not isinstance(expected, int)
+                                     or isinstance(expected, bool)):
+            raise TableError("table.bad-seq")
+        seq = tables().undo(table, None, by_host=True, expected=expected)
+    else:
+        seq = tables().undo(table, seat_or_refuse(table), by_host=False)
     return jsonify({"seq": seq})
 
 
@@ -186,26 +177,20 @@ def rewind(code: str) -> Response:
     """The host takes back move ``to`` and every move after it; ``last`` is the seq of the
     last move the host saw (a move made since refuses the rewind)."""
     table = table_or_404(code)
-    try:
-        if not table.is_host(bearer()):
-            raise TableError("table.host-only")
-        body = json_body()
-        to, last = body.get("to"), body.get("last")
-        if not isinstance(to, int) or not isinstance(last, int) \
-                or isinstance(to, bool) or isinstance(last, bool):
-            raise TableError("table.bad-seq")
-        seq = tables().rewind(table, to, last)
-    except TableError as error:
-        return refused(error, table)
+    if not table.is_host(bearer()):
+        raise TableError("table.host-only")
+    body = json_body()
+    to, last = body.get("to"), body.get("last")
+    if not isinstance(to, int) or not isinstance(last, int) \
+            or isinstance(to, bool) or isinstance(last, bool):
+        raise TableError("table.bad-seq")
+    seq = tables().rewind(table, to, last)
     return jsonify({"seq": seq})
 
 
 @bp.get("/tables/<code>/log")
 def log(code: str) -> Response:
     table = table_or_404(code)
-    try:
-        seat = viewer_or_refuse(table)
-    except TableError as error:
-        return refused(error, table)
+    seat = viewer_or_refuse(table)
     with table.lock:
         return jsonify({"entries": table.log_for(seat)})

@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import (
     Blueprint,
+    abort,
     current_app,
     make_response,
     redirect,
@@ -62,10 +63,7 @@ def play(code: str) -> Response | str:
 @bp.get("/t/<code>/pick")
 def pick(code: str) -> Response | str:
     """The next question of the move picker, given the values chosen so far."""
-    found = seated(code)
-    if isinstance(found, Response):
-        return found
-    table, seat = found
+    table, seat = seated(code)
     try:
         chosen = parse_chosen(request.args.get("pick"))
         key = request.args.get("key")
@@ -110,35 +108,30 @@ def live_response(table: Table, seat: int, notice: dict[str, str] | None = None,
     return response
 
 
-def seated(code: str) -> tuple[Table, int] | Response:
-    """The table and this phone's seat, or the refusal to send back."""
+def seated(code: str) -> tuple[Table, int]:
+    """The table and this phone's seat; a phone without a seat there is refused."""
     table = table_or_404(code)
     seat = seat_or_none(table)
     if seat is None:
-        return refusal_response("table.bad-token")
+        abort(refusal_response("table.bad-token"))
     return table, seat
 
 
-def seated_json(code: str, raw: str | None) -> tuple[Table, int, object] | Response:
-    """The table, this phone's seat and a JSON parameter, or the refusal to send back."""
-    found = seated(code)
-    if isinstance(found, Response):
-        return found
-    table, seat = found
+def seated_json(code: str, raw: str | None) -> tuple[Table, int, object]:
+    """The table, this phone's seat and a JSON parameter; a parameter that does not read is
+    refused."""
+    table, seat = seated(code)
     try:
         return table, seat, jsonread.loads(raw or "")
     except TooDeep as too_deep:
-        return refusal_response("table.bad-request", detail=str(too_deep))
+        abort(refusal_response("table.bad-request", detail=str(too_deep)))
     except ValueError:
-        return refusal_response("table.bad-move")
+        abort(refusal_response("table.bad-move"))
 
 
 @bp.post("/t/<code>/move")
 def move(code: str) -> Response:
-    found = seated_json(code, request.form.get("move"))
-    if isinstance(found, Response):
-        return found
-    table, seat, submitted = found
+    table, seat, submitted = seated_json(code, request.form.get("move"))
     try:
         seq = int(request.form.get("seq", ""))
     except ValueError:
@@ -155,10 +148,7 @@ def move(code: str) -> Response:
 def explain(code: str) -> Response | str:
     """Why a card, a stack or a square the phone shows dimmed can't be chosen now: the rule
     it would break, in a sheet at the bottom of the screen, where the finger is."""
-    found = seated(code)
-    if isinstance(found, Response):
-        return found
-    table, seat = found
+    table, seat = seated(code)
     try:
         chosen = parse_chosen(request.args.get("pick"))
     except TooDeep as too_deep:
@@ -177,10 +167,7 @@ def explain(code: str) -> Response | str:
 def sitting(code: str) -> Response:
     """Where the table screen is from this phone's seat: its pictures of the table turn
     to match what its player sees (The Climbers' map)."""
-    found = seated(code)
-    if isinstance(found, Response):
-        return found
-    table, seat = found
+    table, seat = seated(code)
     try:
         tables().sit(table, seat, request.form.get("screen", ""))
     except TableError as error:
@@ -190,10 +177,7 @@ def sitting(code: str) -> Response:
 
 @bp.post("/t/<code>/undo")
 def undo(code: str) -> Response:
-    found = seated(code)
-    if isinstance(found, Response):
-        return found
-    table, seat = found
+    table, seat = seated(code)
     try:
         tables().undo(table, seat, by_host=False)
     except TableError as error:

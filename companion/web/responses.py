@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, abort, current_app, jsonify, make_response, render_template, request
+from flask import (
+    Response,
+    abort,
+    current_app,
+    g,
+    jsonify,
+    make_response,
+    render_template,
+    request,
+)
 
 from companion.i18n import current_lang
 from companion.tables import Table, Tables
@@ -16,9 +25,18 @@ def tables() -> Tables:
 
 
 def table_or_404(code: str) -> Table:
+    """The table of the address, kept for the request (a refusal names its game's rules),
+    or the "no such table" refusal."""
     table = tables().get(code)
     if table is None:
         abort(make_response(refusal_response("table.unknown-table")))
+    g.table = table
+    return table
+
+
+def request_table() -> Table | None:
+    """The table this request looked up, if any."""
+    table: Table | None = g.get("table")
     return table
 
 

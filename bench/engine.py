@@ -14,7 +14,7 @@ import random
 import statistics
 import time
 
-from companion.web.games import BY_ID
+from companion.games.registry import BY_ID
 
 
 def play(game, players: int, seed: int, legal_times: list[float], apply_times: list[float]):
@@ -52,7 +52,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     args = parser.parse_args()
     print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}")
-    for game_id, game in ((spec.id, spec.engine) for spec in BY_ID.values()):
+    for game_id, game in BY_ID.items():
         players = max(game.min_players, min(4, game.max_players))
         legal_times: list[float] = []
         apply_times: list[float] = []

@@ -1,50 +1,22 @@
-"""Table Companion: phones as private controllers for physical board games."""
+"""Table Companion: phones as private controllers for physical board games.
+
+``create_app`` (the app factory, in ``companion.app``) is loaded when first asked for, so
+that the rules engines import without Flask.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from flask import Flask
-
-from companion.config import Config
-from companion.paths import STATIC, TEMPLATES
-
 if TYPE_CHECKING:
-    from companion.web.games.spec import GameSpec
+    from companion.app import create_app
+
+__all__ = ["create_app"]
 
 
-def create_app(overrides: dict[str, Any] | None = None,
-               games: Sequence[GameSpec] | None = None) -> Flask:
-    """The app factory: one app per server process, and a fresh one per test.
+def __getattr__(name: str) -> Any:
+    if name == "create_app":
+        from companion.app import create_app
 
-    ``games`` are the games offered (``companion.web.games.GAMES`` unless a test adds one).
-    """
-    app = Flask(__name__, instance_path=str(Path.cwd() / "instance"),
-                template_folder=str(TEMPLATES), static_folder=str(STATIC))
-    app.config.from_object(Config)
-    if overrides:
-        app.config.update(overrides)
-    if not app.config["DATABASE"]:
-        Path(app.instance_path).mkdir(parents=True, exist_ok=True)
-        app.config["DATABASE"] = str(Path(app.instance_path) / "companion.sqlite")
-
-    from companion import i18n, web
-    from companion.live import Hub
-    from companion.store import Store
-    from companion.tables import Retirement, Tables
-    from companion.web.games import GAMES
-
-    registry = {spec.id: spec for spec in (GAMES if games is None else games)}
-    i18n.init_app(app)
-    hub = Hub(app)
-    app.extensions["hub"] = hub
-    app.extensions["games"] = registry
-    app.extensions["tables"] = Tables(
-        Store(app.config["DATABASE"]),
-        {game_id: spec.engine for game_id, spec in registry.items()}, listener=hub,
-        alphabet=app.config["CODE_ALPHABET"], length=app.config["CODE_LENGTH"],
-        retirement=Retirement(**app.config["RETIRE_SECONDS"]))
-    web.init_app(app)
-    return app
+        return create_app
+    raise AttributeError(f"module 'companion' has no attribute {name!r}")

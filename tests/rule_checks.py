@@ -33,7 +33,7 @@ def same(a: Any, b: Any) -> bool:
 
 
 class RuleChecks:
-    """``offered`` and ``refused`` for one game."""
+    """``offered``, ``allowed`` and ``refused`` for one game."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -41,6 +41,14 @@ class RuleChecks:
     def offered(self, state: State, seat: int, move: Any) -> bool:
         """Whether ``move`` is among the seat's legal moves."""
         return any(same(move, legal) for legal in self.game.legal_moves(state, seat))
+
+    def allowed(self, state: State, seat: int, move: Any) -> State:
+        """``move`` is offered and applies, without touching ``state``: the state after it."""
+        assert self.offered(state, seat, move), self.game.legal_moves(state, seat)
+        before = snapshot(state)
+        after = self.game.apply(state, seat, move)
+        assert snapshot(state) == before
+        return after
 
     def refused(self, state: State, seat: int, move: Any, rule: str) -> IllegalMove:
         """``move`` is refused for ``rule``, is not offered, and leaves ``state`` untouched."""

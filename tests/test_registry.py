@@ -7,6 +7,9 @@ from __future__ import annotations
 import importlib
 import re
 import shutil
+import subprocess
+import sys
+import tomllib
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,6 +18,8 @@ from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
 from companion import create_app
+from companion.games.registry import BY_ID as ENGINES_BY_ID
+from companion.games.registry import ENGINES
 from companion.web.games import GAMES
 from companion.web.games.spec import PARTIALS, GameSpec
 from tests.conftest import FAKE_GAME
@@ -118,3 +123,35 @@ def test_the_companion_itself_offers_only_the_registered_games(tmp_path):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "x.sqlite")})
     home = app.test_client().get("/").get_data(as_text=True)
     assert re.findall(r'id="game-([a-z-]+)"', home) == [spec.id for spec in GAMES]
+
+
+def test_the_pages_offer_the_engines_of_the_registry_in_its_order():
+    assert [spec.id for spec in GAMES] == [engine.id for engine in ENGINES]
+    assert all(spec.engine is ENGINES_BY_ID[spec.id] for spec in GAMES)
+
+
+def test_the_import_contract_keeps_every_registered_game_apart():
+    with (ROOT / "pyproject.toml").open("rb") as handle:
+        contracts = tomllib.load(handle)["tool"]["importlinter"]["contracts"]
+    apart = next(c for c in contracts if c["type"] == "independence")
+    packages = [type(engine).__module__.rsplit(".", 1)[0] for engine in ENGINES]
+    assert sorted(apart["modules"]) == sorted(packages)
+
+
+def test_the_readme_lists_every_registered_game_with_its_player_counts():
+    rows = re.findall(r"^\| (.+?) \| (\d)–(\d) \| (\w+) \|$", (ROOT / "README.md").read_text(),
+                      re.MULTILINE)
+    assert len(rows) == len(GAMES)
+    for (title, low, high, status), spec in zip(rows, GAMES, strict=True):
+        assert title.startswith(spec.name("en")), title
+        assert (int(low), int(high)) == (spec.min_players, spec.max_players)
+        assert status == "playable"
+
+
+def test_the_engine_benchmark_needs_no_web_layer():
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import runpy, sys; runpy.run_path('bench/engine.py');"
+         "print(sorted({m.split('.')[0] for m in sys.modules if m.startswith('flask')}"
+         " | {m for m in sys.modules if m.startswith('companion.web')}))"],
+        cwd=ROOT, capture_output=True, text=True, check=True)
+    assert loaded.stdout.strip() == "[]"

@@ -1,4 +1,3 @@
-"""The rules of each game, one package per game, each implementing ``base.Game``.
-
-Which games the companion offers is the web layer's registry (``companion.web.games``).
+"""The rules of each game, one package per game, each implementing ``base.Game``; the
+games offered are listed in ``registry``.
 """

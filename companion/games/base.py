@@ -14,7 +14,7 @@ import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Protocol, TypeGuard
+from typing import Any, ClassVar, Protocol, TypeGuard
 
 from companion.paths import SEEDS
 
@@ -189,6 +189,40 @@ class Game(Protocol):
         None when ``viewer`` may not even learn that it was made (a secret choice changed
         before the reveal): the log, the pages and the pushes of that viewer skip it."""
         ...
+
+
+class Rules(Protocol):
+    """The part of a game's ``rules`` module every game has alike."""
+
+    def why_not(self, state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove: ...
+
+
+class SeededGame:
+    """What every game reads from its seeds file (its id, player counts and options) and
+    asks its ``rules`` module (why a tap was refused). A game subclasses it naming both::
+
+        class SkyRunner(SeededGame, seed=SEED, rules=rules): ...
+    """
+
+    id: str
+    min_players: int
+    max_players: int
+    seed: ClassVar[dict[str, Any]]
+    rules: ClassVar[Rules]
+    _options: ClassVar[tuple[Option, ...]]
+
+    def __init_subclass__(cls, *, seed: dict[str, Any], rules: Rules, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.seed, cls.rules = seed, rules
+        cls.id, cls.min_players, cls.max_players = (
+            seed["id"], seed["min_players"], seed["max_players"])
+        cls._options = seed_options(seed)
+
+    def options(self) -> list[Option]:
+        return list(self._options)
+
+    def why_not(self, state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
+        return self.rules.why_not(state, seat, chosen)
 
 
 def first_refusal(check: Callable[[Move], object], attempts: Iterable[Move],

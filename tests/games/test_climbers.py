@@ -33,7 +33,6 @@ from tests.rule_checks import (
     refusal_clauses,
     refusals_without_a_test,
     rules_named,
-    snapshot,
     untested_clauses,
 )
 
@@ -92,17 +91,7 @@ def begin(state: State, seat: int) -> None:
 
 
 CHECKS = RuleChecks(G)
-offered, refused = CHECKS.offered, CHECKS.refused
-
-
-def allowed(state: State, seat: int, move: Move) -> State:
-    """``move`` is offered and applies, without touching ``state``."""
-    assert offered(state, seat, move), [m for m in G.legal_moves(state, seat)
-                                        if m["type"] != "block"]
-    before = snapshot(state)
-    after = G.apply(state, seat, move)
-    assert snapshot(state) == before
-    return after
+offered, allowed, refused = CHECKS.offered, CHECKS.allowed, CHECKS.refused
 
 
 def play(state: State, seat: int, *moves: Move) -> State:

@@ -170,7 +170,7 @@ def keys(view: Any) -> set[str]:
 
 
 CHECKS = RuleChecks(G)
-offered, refused = CHECKS.offered, CHECKS.refused
+offered, allowed, refused = CHECKS.offered, CHECKS.allowed, CHECKS.refused
 
 
 def refused_offered(state: State, seat: int, move: Move, rule: str) -> IllegalMove:
@@ -183,15 +183,6 @@ def refused_offered(state: State, seat: int, move: Move, rule: str) -> IllegalMo
     assert offered(state, seat, move)
     assert snapshot(state) == before
     return err.value
-
-
-def allowed(state: State, seat: int, move: Move) -> State:
-    """``move`` is offered and applies, without touching ``state``."""
-    assert offered(state, seat, move), G.legal_moves(state, seat)
-    before = snapshot(state)
-    after = G.apply(state, seat, move)
-    assert snapshot(state) == before
-    return after
 
 
 def stack_at(state: State, column: int, row: int) -> tuple[list[int], bool] | None:

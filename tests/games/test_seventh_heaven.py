@@ -18,6 +18,7 @@ from companion.games.base import IllegalMove, clauses
 from companion.games.seventh_heaven import SeventhHeaven
 from companion.games.seventh_heaven.data import CARDS, COLOURS
 from tests.rule_checks import (
+    RuleChecks,
     engine_refusals,
     incomplete_clauses,
     refusal_clauses,
@@ -109,19 +110,8 @@ def build(
     return state
 
 
-def refused(state: dict[str, Any], seat: int, move: Any, rule: str) -> IllegalMove:
-    before = json.dumps(state, sort_keys=True)
-    with pytest.raises(IllegalMove) as err:
-        G.apply(state, seat, move)
-    assert err.value.rule == rule, err.value.params
-    assert move not in G.legal_moves(state, seat)
-    assert json.dumps(state, sort_keys=True) == before
-    return err.value
-
-
-def allowed(state: dict[str, Any], seat: int, move: dict[str, Any]) -> dict[str, Any]:
-    assert move in G.legal_moves(state, seat)
-    return G.apply(state, seat, move)
+CHECKS = RuleChecks(G)
+allowed, refused = CHECKS.allowed, CHECKS.refused
 
 
 # --- protocol basics ----------------------------------------------------------------------

@@ -152,10 +152,7 @@ offered, refused = CHECKS.offered, CHECKS.refused
 
 def allowed(state: State, seat: int, move: Move) -> State:
     """``move`` is offered and applies, without touching ``state``; no card goes astray."""
-    assert offered(state, seat, move), G.legal_moves(state, seat)
-    before = snapshot(state)
-    after = G.apply(state, seat, move)
-    assert snapshot(state) == before
+    after = CHECKS.allowed(state, seat, move)
     assert_cards(after)
     return after
 

@@ -16,20 +16,17 @@ Nothing is hidden in this game: every view shows the whole table.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import (
-    IllegalMove,
     Move,
-    Option,
     Outcome,
+    SeededGame,
     State,
     clone,
     copy_state,
     is_seat,
     read_setup,
-    seed_options,
 )
 from companion.games.climbers import rules
 from companion.games.climbers.data import BLOCKS, COLOURS, FOUNDATIONS, GAME_ID, LADDERS, SEED
@@ -37,23 +34,14 @@ from companion.games.climbers.geometry import Tower, opened_pits
 from companion.games.climbers.tower import foundations, generate
 from companion.games.climbers.types import View
 
-OPTIONS: tuple[Option, ...] = seed_options(SEED)
-
-
 #: How many answers of ``legal_moves`` are kept (a few positions, for each seat).
 MOVES_KEPT = 32
 
 
-class Climbers:
-    id = GAME_ID
-    min_players: int = SEED["min_players"]
-    max_players: int = SEED["max_players"]
+class Climbers(SeededGame, seed=SEED, rules=rules):
     #: A block, then where it goes, then only if more than one way of lying fits there,
     #: which colour on top and which way: the fewest taps for the common move.
     choice_keys: tuple[str, ...] = ("type", "to", "ladders", "block", "x", "y", "top", "long")
-
-    def options(self) -> list[Option]:
-        return list(OPTIONS)
 
     def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
         values, first = read_setup(self, players, options)
@@ -109,9 +97,6 @@ class Climbers:
                 self._moves.clear()
             self._moves[key] = moves
         return [dict(move) for move in moves]
-
-    def why_not(self, state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
-        return rules.why_not(state, seat, chosen)
 
     def apply(self, state: State, seat: int, move: Move) -> State:
         done = rules.check(state, seat, move)

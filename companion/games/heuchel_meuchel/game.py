@@ -11,21 +11,18 @@ State layout (plain JSON; see docs/games/heuchel-meuchel.md): ``players``, ``opt
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import (
-    IllegalMove,
     Move,
-    Option,
     Outcome,
+    SeededGame,
     State,
     clone,
     copy_state,
     new_rng_state,
     read_setup,
     revealed_nothing,
-    seed_options,
     shuffled,
 )
 from companion.games.heuchel_meuchel import board, resolve, rules
@@ -41,18 +38,10 @@ from companion.games.heuchel_meuchel.data import (
 )
 from companion.games.heuchel_meuchel.types import View
 
-OPTIONS: tuple[Option, ...] = seed_options(SEED)
 
-
-class HeuchelMeuchel:
-    id = GAME_ID
-    min_players: int = SEED["min_players"]
-    max_players: int = SEED["max_players"]
+class HeuchelMeuchel(SeededGame, seed=SEED, rules=rules):
     choice_keys: tuple[str, ...] = ("card", "row", "lost", "column", "type", "from", "count",
                                     "to", "value")
-
-    def options(self) -> list[Option]:
-        return list(OPTIONS)
 
     def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
         values, first = read_setup(self, players, options)
@@ -89,9 +78,6 @@ class HeuchelMeuchel:
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         return rules.legal(state, seat)
-
-    def why_not(self, state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
-        return rules.why_not(state, seat, chosen)
 
     def apply(self, state: State, seat: int, move: Move) -> State:
         rules.check(state, seat, move)

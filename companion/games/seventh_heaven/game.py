@@ -10,20 +10,17 @@ State layout (all plain JSON; see docs/games/seventh-heaven.md):
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import (
-    IllegalMove,
     Move,
-    Option,
     Outcome,
+    SeededGame,
     State,
     clone,
     new_rng_state,
     read_setup,
     revealed_nothing,
-    seed_options,
     shuffled,
 )
 from companion.games.seventh_heaven import board, resolve, rules
@@ -39,9 +36,6 @@ from companion.games.seventh_heaven.data import (
     card_sort_key,
 )
 from companion.games.seventh_heaven.types import Card, View
-
-OPTIONS: tuple[Option, ...] = seed_options(SEED)
-
 
 #: State fields that are flat lists of scalars, or dicts of such lists: copied flat, for speed.
 _FLAT_LISTS = frozenset({"spare", "deck", "discard", "arrived"})
@@ -63,10 +57,7 @@ def _copy(state: State) -> State:
     return new
 
 
-class SeventhHeaven:
-    id = GAME_ID
-    min_players: int = SEED["min_players"]
-    max_players: int = SEED["max_players"]
+class SeventhHeaven(SeededGame, seed=SEED, rules=rules):
     choice_keys: tuple[str, ...] = (
         "card",
         "type",
@@ -77,9 +68,6 @@ class SeventhHeaven:
         "give",
         "cards",
     )
-
-    def options(self) -> list[Option]:
-        return list(OPTIONS)
 
     # --- set-up ---------------------------------------------------------------------------
 
@@ -155,9 +143,6 @@ class SeventhHeaven:
             resolve.play_card(new, seat, move)
         new["effects"] = _effects(state["last"], new["last"], state["phase"] == "play")
         return new
-
-    def why_not(self, state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
-        return rules.why_not(state, seat, chosen)
 
     def can_undo(self, before: State, seat: int, move: Move, after: State) -> bool:
         """Not once a card was drawn: draws come off the pre-shuffled deck, not the rng."""

@@ -14,14 +14,12 @@ was revealed, for everyone to read), ``auction``, ``surprise``, ``order``, ``ste
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import (
-    IllegalMove,
     Move,
-    Option,
     Outcome,
+    SeededGame,
     State,
     clone,
     copy_state,
@@ -29,7 +27,6 @@ from companion.games.base import (
     new_rng_state,
     read_setup,
     revealed_nothing,
-    seed_options,
     shuffled,
 )
 from companion.games.skyrunner import building, resolve, rules
@@ -46,17 +43,9 @@ from companion.games.skyrunner.data import (
 )
 from companion.games.skyrunner.types import Card, View
 
-OPTIONS: tuple[Option, ...] = seed_options(SEED)
 
-
-class SkyRunner:
-    id = GAME_ID
-    min_players: int = SEED["min_players"]
-    max_players: int = SEED["max_players"]
+class SkyRunner(SeededGame, seed=SEED, rules=rules):
     choice_keys: tuple[str, ...] = ("card", "level", "type", "target", "lane")
-
-    def options(self) -> list[Option]:
-        return list(OPTIONS)
 
     def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
         values, first = read_setup(self, players, options)
@@ -120,9 +109,6 @@ class SkyRunner:
         if pending is None or pending["seat"] != seat:
             return []
         return rules.pending_moves(state)
-
-    def why_not(self, state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
-        return rules.why_not(state, seat, chosen)
 
     def apply(self, state: State, seat: int, move: Move) -> State:
         rules.check(state, seat, move)

@@ -1,4 +1,5 @@
-"""The games the companion offers, each one :class:`~companion.web.games.spec.GameSpec`.
+"""The games the companion offers, each one :class:`~companion.web.games.spec.GameSpec`:
+an engine of ``companion.games.registry`` with what the pages add to it.
 
 This list is the registry: the home page, the tables, the rules pages and every test suite
 that covers "each game" are built from it. Adding a game is the checklist in

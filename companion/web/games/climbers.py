@@ -14,9 +14,9 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from companion.games.base import has_values
-from companion.games.climbers import Climbers
 from companion.games.climbers.data import BLOCKS, SEED
 from companion.games.climbers.geometry import footprint, parse_square, shape, square_name
+from companion.games.registry import BY_ID as ENGINES
 from companion.i18n import current_lang
 from companion.web.games.climbers_picture import tower_svg
 from companion.web.games.climbers_words import Words, placed_block
@@ -296,4 +296,4 @@ class ClimbersHelpers:
         return [block for block in pick.values if isinstance(block, str) and block not in placed]
 
 
-SPEC = GameSpec(engine=Climbers(), helpers=ClimbersHelpers(), extras=("build_step",))
+SPEC = GameSpec(engine=ENGINES["climbers"], helpers=ClimbersHelpers(), extras=("build_step",))

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.heuchel_meuchel import HeuchelMeuchel
 from companion.games.heuchel_meuchel.data import (
     CARD_COUNT,
     COLUMNS,
@@ -22,6 +21,7 @@ from companion.games.heuchel_meuchel.data import (
     rank_name,
 )
 from companion.games.heuchel_meuchel.types import Card
+from companion.games.registry import BY_ID as ENGINES
 from companion.i18n import current_lang
 from companion.web.games.spec import GameSpec
 
@@ -106,4 +106,4 @@ class HeuchelMeuchelHelpers:
         return any(c["id"] == card for stack in view.get("mine", []) for c in stack["cards"])
 
 
-SPEC = GameSpec(engine=HeuchelMeuchel(), helpers=HeuchelMeuchelHelpers())
+SPEC = GameSpec(engine=ENGINES["heuchel-meuchel"], helpers=HeuchelMeuchelHelpers())

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.seventh_heaven import SeventhHeaven, board
+from companion.games.registry import BY_ID as ENGINES
+from companion.games.seventh_heaven import board
 from companion.games.seventh_heaven.data import (
     CARDS,
     COLOURS,
@@ -91,4 +92,4 @@ class SeventhHeavenHelpers:
 
 
 
-SPEC = GameSpec(engine=SeventhHeaven(), helpers=SeventhHeavenHelpers())
+SPEC = GameSpec(engine=ENGINES["seventh-heaven"], helpers=SeventhHeavenHelpers())

@@ -11,7 +11,7 @@ from typing import Any
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from companion.games.skyrunner import SkyRunner
+from companion.games.registry import BY_ID as ENGINES
 from companion.games.skyrunner.data import CARDS, SEED
 from companion.i18n import current_lang
 from companion.web.games.spec import GameSpec
@@ -119,4 +119,4 @@ class SkyRunnerHelpers:
         return {"level": level, "lane": lane}
 
 
-SPEC = GameSpec(engine=SkyRunner(), helpers=SkyRunnerHelpers())
+SPEC = GameSpec(engine=ENGINES["skyrunner"], helpers=SkyRunnerHelpers())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from collections.abc import Callable
 
 import pytest
 import websocket
@@ -119,16 +120,19 @@ def test_a_seat_open_in_two_tabs_is_here_until_both_are_closed(server):
     screen = connect(address, table.code)
     assert seat_presence(receive_until(screen, 'id="seats"'), 1) == "here"
 
-    def presence_settles(expected: bool) -> None:
+    def seat_connections() -> int:
+        return sum(conn.seat == 1 for conn in hub.connections(table.code))
+
+    def settles(reached: Callable[[], bool], what: str) -> None:
         deadline = time.monotonic() + 5
-        while (1 in hub.connected_seats(table.code)) != expected:
-            assert time.monotonic() < deadline, f"seat 1 never {'here' if expected else 'away'}"
+        while not reached():
+            assert time.monotonic() < deadline, what
             time.sleep(0.05)
 
     tabs[0].close()
-    time.sleep(0.3)
-    presence_settles(True)  # the other tab is still open: the player is still at the table
+    settles(lambda: seat_connections() == 1, "the closed tab is never let go")
+    assert 1 in hub.connected_seats(table.code)  # the other tab is open: still at the table
     tabs[1].close()
-    presence_settles(False)
+    settles(lambda: 1 not in hub.connected_seats(table.code), "seat 1 never away")
     assert seat_presence(receive_until(screen, 'class="dot away"'), 1) == "away"
     screen.close()

@@ -17,10 +17,11 @@ import logging
 import re
 import secrets
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from companion.lru import LRU
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -274,8 +275,7 @@ class Hub:
         self.lock = threading.Lock()
         self._by_table: dict[str, set[Connection]] = {}
         self._versions: dict[str, int] = {}
-        self._pages: OrderedDict[str, tuple[tuple[str, int | None], dict[str, str]]] = \
-            OrderedDict()
+        self._pages: LRU[str, tuple[tuple[str, int | None], dict[str, str]]] = LRU(PAGES_KEPT)
 
     def version(self, code: str) -> int:
         """A number that grows with every change of the table or of who is connected: what
@@ -289,9 +289,7 @@ class Hub:
         socket to claim once."""
         token = secrets.token_urlsafe(9)
         with self.lock:
-            self._pages[token] = (owner, known)
-            while len(self._pages) > PAGES_KEPT:
-                self._pages.popitem(last=False)
+            self._pages.put(token, (owner, known))
         return token
 
     def claim_page(self, token: str | None,
@@ -303,7 +301,7 @@ class Hub:
             kept = self._pages.get(token) if token else None
             if token is None or kept is None or kept[0] != owner:
                 return None
-            del self._pages[token]
+            self._pages.pop(token)
             return kept[1]
 
     def connections(self, code: str) -> list[Connection]:

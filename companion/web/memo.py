@@ -21,7 +21,7 @@ import hashlib
 import json
 import threading
 import time
-from collections import Counter, OrderedDict, defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -33,6 +33,7 @@ from jinja2.runtime import Context
 from markupsafe import Markup
 
 from companion.live import Part
+from companion.lru import LRU
 
 #: A read: a context name and the keys followed from it, down to the value read whole.
 Read = tuple[Any, ...]
@@ -262,8 +263,7 @@ class RegionMemo:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._tables: OrderedDict[str, dict[tuple[str, str, str], list[Drawn]]] = \
-            OrderedDict()
+        self._tables: LRU[str, dict[tuple[str, str, str], list[Drawn]]] = LRU(TABLES_KEPT)
         #: Regions drawn and reused, for the tests and the benchmarks; and by region (or
         #: fragment template), the drawings and the seconds they took.
         self.drawn = 0
@@ -310,12 +310,12 @@ class RegionMemo:
         """A drawing kept for a context that held what it read, or drawn now. While a
         region draws, ``splices`` collects the fragments it holds (see ``Drawn``)."""
         with self._lock:
-            kept = list(self._tables.get(code, {}).get(key, ()))
+            kept = list((self._tables.get(code) or {}).get(key, ()))
         found = next((drawn for drawn in kept if inputs.matches(drawn)), None)
         if found is not None:
             self.reused += 1
             with self._lock:  # the drawings in use stay, the others go first
-                drawings = self._tables.get(code, {}).get(key)
+                drawings = (self._tables.get(code) or {}).get(key)
                 if drawings and found in drawings and drawings[0] is not found:
                     drawings.remove(found)
                     drawings.insert(0, found)
@@ -333,11 +333,11 @@ class RegionMemo:
                                    for read in sorted(reads, key=repr)),
                       tuple(splices or ()))
         with self._lock:
-            table = self._tables.setdefault(code, {})
-            self._tables.move_to_end(code)
+            table = self._tables.get(code)
+            if table is None:
+                table = {}
+                self._tables.put(code, table)
             table[key] = [found, *table.get(key, ())][:self.KEPT]
-            while len(self._tables) > TABLES_KEPT:
-                self._tables.popitem(last=False)
         self.drawn += 1
         self.drawings[name] += 1
         return found

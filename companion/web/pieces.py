@@ -13,7 +13,6 @@ does not hold.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from typing import Any
 
 from flask import Flask
@@ -21,6 +20,7 @@ from jinja2 import Environment, meta, nodes
 from markupsafe import Markup
 
 from companion.i18n import current_lang
+from companion.lru import LRU
 from companion.web.memo import PER_REQUEST, canonical, reading
 
 #: Pieces kept, the least recently used dropped first: a few tables' boards and hands in
@@ -34,7 +34,7 @@ class Pieces:
     def __init__(self, env: Environment) -> None:
         self._env = env
         self._lock = threading.Lock()
-        self._kept: OrderedDict[tuple[str, str, str], Markup] = OrderedDict()
+        self._kept: LRU[tuple[str, str, str], Markup] = LRU(PIECES_KEPT)
         self._checked: set[tuple[str, frozenset[str]]] = set()
         #: Pieces drawn and reused, for the tests and the benchmarks.
         self.drawn = 0
@@ -49,16 +49,13 @@ class Pieces:
         with self._lock:
             html = self._kept.get(key)
             if html is not None:
-                self._kept.move_to_end(key)
                 self.reused += 1
                 return html
         self._check(template, frozenset(arguments))
         with reading():  # what the piece looks up is its arguments, read above
             html = Markup(self._env.get_template(template).render(arguments).strip())
         with self._lock:
-            self._kept[key] = html
-            while len(self._kept) > PIECES_KEPT:
-                self._kept.popitem(last=False)
+            self._kept.put(key, html)
             self.drawn += 1
         return html
 

@@ -9,7 +9,6 @@ hub sends a connection only the regions whose HTML differs from what it last sen
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from typing import Any
 
 from flask import current_app, render_template, request
@@ -19,6 +18,7 @@ from werkzeug.test import EnvironBuilder
 
 from companion.i18n import current_lang, drawing_in
 from companion.live import Connection, Part, remember
+from companion.lru import LRU
 from companion.tables import Table
 from companion.web import unshown
 from companion.web.memo import (
@@ -113,7 +113,7 @@ def log_lines(table: Table, context: dict[str, Any]) -> list[Markup]:
     the same move (moves another viewer sees redacted differ). Templates call it through
     the context's ``log_lines``, named by what the lines show: a push whose log region is
     unchanged does not look them up."""
-    cache: OrderedDict[tuple[Any, ...], str] = current_app.extensions["log_lines"]
+    cache: LRU[tuple[Any, ...], str] = current_app.extensions["log_lines"]
     lock: threading.Lock = current_app.extensions["log_lines_lock"]
     names = tuple(seat["name"] for seat in context["seats"])
     public = None
@@ -126,17 +126,13 @@ def log_lines(table: Table, context: dict[str, Any]) -> list[Markup]:
                repr(entry))
         with lock:
             html = cache.get(key)
-            if html is not None:
-                cache.move_to_end(key)
         if html is None:
             if public is None:
                 with table.lock:
                     public = table.view_for(None)
             html = _line(table, entry, dict(context, view=public))
             with lock:
-                cache[key] = html
-                while len(cache) > LINES_KEPT:
-                    cache.popitem(last=False)
+                cache.put(key, html)
         lines.append(Markup(html))
     return lines
 
@@ -231,5 +227,5 @@ def install(app: Any) -> None:
     app.jinja_env.globals["fragment"] = fragment
     watch_json(app)
     app.extensions["push_environ"] = EnvironBuilder(base_url="http://companion/").get_environ()
-    app.extensions["log_lines"] = OrderedDict()
+    app.extensions["log_lines"] = LRU(LINES_KEPT)
     app.extensions["log_lines_lock"] = threading.Lock()

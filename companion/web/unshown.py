@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections import OrderedDict
 
 from flask import render_template
 from markupsafe import Markup
 
+from companion.lru import LRU
 from companion.tables import Table
 
 logger = logging.getLogger(__name__)
@@ -23,7 +23,7 @@ logger = logging.getLogger(__name__)
 #: Failures already logged, by (table, seq, part, viewer): a broken part is drawn again on
 #: every push, and one line in the log says it as well as a thousand.
 LOGGED_KEPT = 1024
-_logged: OrderedDict[tuple[str, int, str, str], None] = OrderedDict()
+_logged: LRU[tuple[str, int, str, str], bool] = LRU(LOGGED_KEPT)
 _logged_lock = threading.Lock()
 
 
@@ -41,9 +41,7 @@ def report(table: Table, part: str, viewer: str, lang: str) -> None:
     with _logged_lock:
         if key in _logged:
             return
-        _logged[key] = None
-        while len(_logged) > LOGGED_KEPT:
-            _logged.popitem(last=False)
+        _logged.put(key, True)
     logger.exception("could not draw %s of table %s at seq %s for %s (%s)",
                      part, table.code, table.seq, viewer, lang)
 

@@ -2,7 +2,7 @@
 
 ``bench/load.py --floor`` serves this app instead of the Procfile's. Every request, the
 engines, the store, the hub's senders and the websockets are the companion's own; only the
-hub's renderer is replaced by one that sends each socket its status line (the seq, the
+hub's rendering is replaced by one that sends each socket its status line (the seq, the
 status and whether it is the phone's turn: what the load bench waits for). What a move
 costs there is the part of its latency that drawing cannot remove.
 """
@@ -13,11 +13,12 @@ from flask import Flask
 from markupsafe import escape
 
 from companion import create_app as create_companion
-from companion.live import Connection, Part
+from companion.live import Connection
 from companion.tables import Table
+from companion.web.diff import Part, catch_up
 
 
-def status_only(table: Table, conn: Connection) -> list[Part]:
+def status_parts(table: Table, conn: Connection) -> list[Part]:
     """``conn``'s status line alone, with the attributes the real one carries."""
     with table.lock:
         seq, status = table.seq_for(conn.seat), escape(table.status)
@@ -29,7 +30,12 @@ def status_only(table: Table, conn: Connection) -> list[Part]:
                               f'data-status="{status}" data-seq="{seq}"></section>')]
 
 
+def status_only(table: Table, conn: Connection) -> str:
+    """What ``conn`` lacks of its status line."""
+    return catch_up(conn.sent, status_parts(table, conn))
+
+
 def create_app() -> Flask:
     app = create_companion()
-    app.extensions["hub"].renderer = status_only
+    app.extensions["hub"].render = status_only
     return app

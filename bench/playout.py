@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from companion import create_app
-from companion.live import Connection, changes
+from companion.live import Connection
 from companion.tables import Table
+from companion.web.diff import catch_up
 from companion.web.games import BY_ID
 from companion.web.regions import render_for
 
@@ -34,7 +35,7 @@ def playout(game_id: str, seed: int, moves: int) -> Iterator[tuple[Table, int, l
         viewers = [Connection(None, table.code, seat, "en") for seat in range(players)]
         viewers.append(Connection(None, table.code, None, "en"))
         for conn in viewers:
-            changes(conn, render_for(table, conn))
+            catch_up(conn.sent, render_for(table, conn))
         for number in range(moves):
             if table.outcome() is not None:
                 return

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.playout import playout  # noqa: E402
-from companion.live import changes  # noqa: E402
+from companion.web.diff import catch_up  # noqa: E402
 from companion.web.games import BY_ID  # noqa: E402
 from companion.web.regions import render_for  # noqa: E402
 
@@ -42,7 +42,7 @@ def play(game_id: str, seed: int, moves: int) -> tuple[list[int], list[int],
         for conn in viewers:
             total = 0
             for part in render_for(table, conn):
-                sent = len(changes(conn, [part]).encode())
+                sent = len(catch_up(conn.sent, [part]).encode())
                 total += sent
                 if conn.seat is None or conn.seat != seat:
                     by_region[f"{'screen' if conn.seat is None else 'phone'} "

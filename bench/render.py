@@ -33,7 +33,7 @@ from flask import current_app  # noqa: E402
 
 from bench.playout import playout  # noqa: E402
 from companion.gunicorn_config import post_worker_init  # noqa: E402
-from companion.live import changes  # noqa: E402
+from companion.web.diff import catch_up  # noqa: E402
 from companion.web.games import BY_ID  # noqa: E402
 from companion.web.regions import render_for  # noqa: E402
 
@@ -52,7 +52,7 @@ def play(game_id: str, seed: int, moves: int,
         started = time.process_time()
         if render:
             for conn in viewers:
-                changes(conn, render_for(table, conn))
+                catch_up(conn.sent, render_for(table, conn))
         spent.append(time.process_time() - started)
     return spent, Counter(memo.drawings if memo else ()), dict(memo.seconds if memo else {})
 

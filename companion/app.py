@@ -34,11 +34,12 @@ def create_app(overrides: dict[str, Any] | None = None,
     from companion.live import Hub
     from companion.store import Store
     from companion.tables import Retirement, Tables
+    from companion.web import regions
     from companion.web.games import GAMES
 
     registry = {spec.id: spec for spec in (GAMES if games is None else games)}
     i18n.init_app(app)
-    hub = Hub(app)
+    hub = Hub(app, render=regions.push_for, farewell=regions.farewell)
     app.extensions["hub"] = hub
     app.extensions["games"] = registry
     app.extensions["tables"] = Tables(

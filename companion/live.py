@@ -1,23 +1,20 @@
 """The websocket hub: who is connected to which table as which seat, and the pushes.
 
 flask-sock has no broadcast, so the hub keeps the registry. A change wakes every connection
-of the table; each connection has a sender thread of its own that renders the newest state
-for its viewer (through the ``renderer`` the web layer installs: the hub knows sockets, not
-templates) and sends only the parts whose HTML changed since it last sent them. So the
-request that made the change never waits for a push, a slow or dead phone holds up nobody
-else, and a phone that was busy gets the newest state once, never a backlog.
+of the table; each connection has a sender thread of its own that asks ``render`` (given by
+the web layer at construction: the hub knows sockets, not pages) for what its viewer lacks
+now, and sends it. So the request that made the change never waits for a push, a slow or
+dead phone holds up nobody else, and a phone that was busy gets the newest state once,
+never a backlog.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
-import hashlib
 import logging
-import re
 import secrets
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -27,134 +24,6 @@ if TYPE_CHECKING:
     from flask import Flask
 
     from companion.tables import Table
-
-
-#: A list item in a region's template: ``<!--i:LIST-->ELEMENT<!--/i-->``, where LIST is the
-#: id of the element the item sits in and ELEMENT has an ``id`` of its own.
-_OPEN, _CLOSE = "<!--i:", "<!--/i-->"
-_LIST_ID = re.compile(r"[\w-]+")
-_FIRST_TAG = re.compile(r"\s*<([a-zA-Z][\w-]*)([^>]*)>")
-_ID = re.compile(r'\sid="([^"]+)"')
-_SPACES = re.compile(r"\s+")
-#: Items that the HTML parser drops or misreads on their own are sent inside what they need:
-#: (opening, element that holds an item to insert, closing), by the item's tag.
-_SVG = ("<svg>", "g", "</svg>")
-_CONTEXT = {**dict.fromkeys(("g", "path", "text", "circle", "ellipse", "rect", "polygon",
-                             "line", "polyline"), _SVG),
-            "tr": ("<table>", "tbody", "</table>"),
-            **dict.fromkeys(("td", "th"), ("<table>", "tr", "</table>"))}
-_PLAIN = ("", "template", "")
-
-
-@dataclass(frozen=True)
-class Item:
-    """One element of a region's list: a log line, a square of a board, a block's faces."""
-
-    id: str
-    list_id: str
-    html: str
-    digest: str
-    #: (opening, holder, closing): see ``_CONTEXT``.
-    context: tuple[str, str, str]
-
-
-@dataclass(frozen=True)
-class Part:
-    """One region of a page (an element with an ``id``), as a push would swap it in.
-
-    A region's template marks its list items (see ``_OPEN``). When only items changed (the
-    rest of the region, its ``skeleton``, is the same), a connection that has the region
-    receives only the items added, changed and dropped, each put in its place.
-    """
-
-    id: str
-    html: str
-    digest: str
-    skeleton: str = ""
-    items: tuple[Item, ...] = ()
-
-    @classmethod
-    def of(cls, region_id: str, marked: str) -> Part:
-        """The region drawn as ``marked`` (its items marked; the markers are not sent)."""
-        html: list[str] = []
-        skeleton: list[str] = []
-        items: list[Item] = []
-        position = 0
-        for start, list_id, inner, end in _marked_items(marked):
-            between = marked[position:start]
-            html += (between, inner)
-            skeleton.append(between)
-            items.append(_item(list_id, inner))
-            position = end
-        html.append(marked[position:])
-        skeleton.append(marked[position:])
-        whole = "".join(html)
-        # Spaces left by a template's conditions around an item are not a change.
-        frame = _SPACES.sub(" ", "".join(skeleton)) if items else ""
-        return cls(region_id, whole, fingerprint(whole), fingerprint(frame) if items else "",
-                   tuple(items))
-
-
-def _marked_items(marked: str) -> Iterator[tuple[int, str, str, int]]:
-    """Each item marked in ``marked`` (see ``_OPEN``): where its marker starts, its list's
-    id, its element, where its closing marker ends. Found with ``str.find``: a regular
-    expression's lazy match tried the closing marker at every character of a picture's
-    hundreds of kilobytes."""
-    start = marked.find(_OPEN)
-    while start >= 0:
-        name_end = marked.find("-->", start)
-        close = marked.find(_CLOSE, name_end)
-        list_id = marked[start + len(_OPEN):name_end]
-        if name_end < 0 or close < 0 or not _LIST_ID.fullmatch(list_id):
-            raise ValueError(f"a badly marked list item: {marked[start:start + 80]!r}")
-        end = close + len(_CLOSE)
-        yield start, list_id, marked[name_end + 3:close], end
-        start = marked.find(_OPEN, end)
-
-
-#: Items parsed lately: a move changes few of a region's items, so most are met again.
-ITEMS_KEPT = 32768
-
-
-@functools.lru_cache(maxsize=ITEMS_KEPT)
-def _item(list_id: str, html: str) -> Item:
-    tag = _FIRST_TAG.match(html)
-    found = _ID.search(tag.group(2)) if tag else None
-    if tag is None or found is None:
-        raise ValueError(f"a list item of #{list_id} has no id on its element: {html[:80]!r}")
-    return Item(found.group(1), list_id, html, fingerprint(html),
-                _CONTEXT.get(tag.group(1).lower(), _PLAIN))
-
-
-#: Renders what one connection shows now, region by region, in page order.
-Renderer = Callable[["Table", "Connection"], list[Part]]
-
-#: A confirm form carries a fresh id for each rendering, so that a double tap applies once;
-#: it is not a change of the region.
-_VOLATILE = b'name="client_move_id" value="'
-
-
-def fingerprint(html: str) -> str:
-    data = html.encode()
-    start = data.find(_VOLATILE)
-    if start >= 0:
-        end = data.find(b'"', start + len(_VOLATILE))
-        data = data[:start] + data[end:]
-    return hashlib.blake2b(data, digest_size=12).hexdigest()
-
-
-def remember(sent: dict[str, str], part: Part) -> None:
-    """Record in ``sent`` that ``part`` is shown whole."""
-    shown = {item.id for item in part.items}
-    for item_id in sent.get(f"{part.id}#items", "").split():
-        if item_id not in shown:
-            sent.pop(item_id, None)
-    for item in part.items:
-        sent[item.id] = item.digest
-    if part.items or f"{part.id}#items" in sent:
-        sent[f"{part.id}#items"] = " ".join(item.id for item in part.items)
-        sent[f"{part.id}#skeleton"] = part.skeleton
-    sent[part.id] = part.digest
 
 
 @dataclass(eq=False)
@@ -168,7 +37,7 @@ class Connection:
     page: str | None = None
     send_lock: threading.Lock = field(default_factory=threading.Lock)
     open: bool = True
-    #: What this connection was last sent: a digest per region and per list item.
+    #: What this connection was last sent, as ``render`` records it (digests by region).
     sent: dict[str, str] = field(default_factory=dict)
     wake: threading.Event = field(default_factory=threading.Event)
     #: Bytes and messages sent, for the tests and the benchmark.
@@ -189,89 +58,25 @@ class Connection:
         return True
 
 
-def changes(conn: Connection, parts: Iterable[Part]) -> str:
-    """The HTML ``conn`` needs to show ``parts``, given what it was sent before; updates
-    ``conn.sent`` to match. Empty when nothing changed."""
-    out: list[str] = []
-    for part in parts:
-        if conn.sent.get(part.id) == part.digest:
-            continue
-        edits = None
-        if part.items and conn.sent.get(f"{part.id}#skeleton") == part.skeleton:
-            edits = _item_changes(conn.sent, part)
-        out.append(part.html if edits is None else edits)
-        remember(conn.sent, part)
-    return "".join(out)
-
-
-def _item_changes(sent: dict[str, str], part: Part) -> str | None:
-    """The edits that turn the items ``sent`` into ``part``'s: drop the items gone, put new
-    ones after the item before them (or first in their list), morph the changed ones. None
-    when the items kept changed order, or the edits would outweigh the whole region.
-
-    Out-of-band targets are found before any edit is made, so new items that follow each
-    other go in together, after an item the page already has."""
-    before = sent.get(f"{part.id}#items", "").split()
-    old = set(before)
-    now = {item.id for item in part.items}
-    kept = [item.id for item in part.items if item.id in old]
-    if kept != [item_id for item_id in before if item_id in now]:
-        return None
-    out = [f'<template id="{item_id}" hx-swap-oob="delete"></template>'
-           for item_id in before if item_id not in now]
-    previous: dict[str, str] = {}
-    run: list[Item] = []  # new items, one after the other in one list
-
-    def put_run() -> None:
-        if run:
-            opening, holder, closing = run[0].context
-            after = previous.get(run[0].list_id)
-            where = f"afterend:#{after}" if after else f"afterbegin:#{run[0].list_id}"
-            html = "".join(item.html for item in run)
-            out.append(f'{opening}<{holder} hx-swap-oob="{where}">{html}</{holder}>{closing}')
-            previous[run[0].list_id] = run[-1].id
-            run.clear()
-
-    for item in part.items:
-        if item.id not in old:
-            if run and (run[-1].list_id != item.list_id or run[-1].context != item.context):
-                put_run()
-            if run or previous.get(item.list_id) is None or previous[item.list_id] in old:
-                run.append(item)
-                continue
-            return None  # after an item of another run: cannot happen in one list
-        put_run()
-        if sent.get(item.id) != item.digest:
-            opening, _, closing = item.context
-            out.append(opening + _with_oob(item.html, "outerMorph") + closing)
-        previous[item.list_id] = item.id
-    put_run()
-    edits = "".join(out)
-    return None if len(edits) >= len(part.html) else edits
-
-
-def _with_oob(html: str, swap: str) -> str:
-    """The element ``html`` begins with, swapped out of band by ``swap``."""
-    start = html.index("<")
-    end = start + 1
-    while end < len(html) and (html[end].isalnum() or html[end] == "-"):
-        end += 1
-    return f'{html[:end]} hx-swap-oob="{swap}"{html[end:]}'
-
-
 logger = logging.getLogger(__name__)
 
 #: Pages remembered for the socket each opens (see ``remember_page``).
 PAGES_KEPT = 2048
 
 
+#: What a connection lacks now (empty when nothing changed); it records what it returns in
+#: the connection's ``sent``.
+Render = Callable[["Table", "Connection"], str]
+
+
 class Hub:
-    def __init__(self, app: Flask) -> None:
+    def __init__(self, app: Flask, render: Render, farewell: Callable[[Connection], str]
+                 ) -> None:
         self.app = app
-        self.renderer: Renderer | None = None
-        #: What a phone whose seat the host freed is sent last (the web layer draws it).
-        self.farewell: Callable[[Connection], str] | None = None
-        #: Guards the registry, the versions, the pages, and the renderer's shared cache.
+        self.render = render
+        #: What a phone whose seat the host freed is sent last.
+        self.farewell = farewell
+        #: Guards the registry, the versions, the pages, and the web layer's shared renderings.
         self.lock = threading.Lock()
         self._by_table: dict[str, set[Connection]] = {}
         self._versions: dict[str, int] = {}
@@ -335,9 +140,8 @@ class Hub:
         """Tell the phones of a seat the host has freed, and close their sockets."""
         for conn in self.connections(code):
             if conn.seat == seat:
-                if self.farewell is not None:
-                    with conn.send_lock:
-                        conn.send(self.farewell(conn))
+                with conn.send_lock:
+                    conn.send(self.farewell(conn))
                 conn.open = False
                 conn.wake.set()
                 with contextlib.suppress(Exception):  # already gone
@@ -351,14 +155,6 @@ class Hub:
             conn.wake.set()
             with contextlib.suppress(Exception):  # already gone
                 conn.ws.close(reason=1001, message="table retired")
-
-    def shown(self, code: str, seat: int, page: str | None, parts: list[Part]) -> None:
-        """``seat``'s page behind ``page`` was just answered with ``parts`` over HTTP: its
-        socket need not be sent them again (another seat's page token changes nothing)."""
-        for conn in self.connections(code):
-            if page and conn.page == page and conn.seat == seat:
-                with conn.send_lock:
-                    changes(conn, parts)
 
     def table_changed(self, table: Table) -> None:
         self._wake(table.code)
@@ -383,11 +179,10 @@ class Hub:
                 logger.exception("push to %s seat %s failed", conn.code, conn.seat)
 
     def push(self, table: Table, conn: Connection) -> None:
-        """Render ``conn``'s viewer now and send the parts that changed."""
-        if self.renderer is None or not conn.open:
+        """Send ``conn`` what its viewer lacks now."""
+        if not conn.open:
             return
         with conn.send_lock, self.app.app_context():
-            parts = self.renderer(table, conn)
-            text = changes(conn, parts)
+            text = self.render(table, conn)
             if text:
                 conn.send(text)

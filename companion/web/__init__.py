@@ -23,7 +23,7 @@ from companion.web import (
     sockets,
     waiting,
 )
-from companion.web.render import install_renderer
+from companion.web.render import install_template_globals
 
 
 def init_app(app: Flask) -> None:
@@ -36,7 +36,7 @@ def init_app(app: Flask) -> None:
     assets.init_app(app)
     sock = Sock(app)
     sockets.register(sock)
-    install_renderer(app)
+    install_template_globals(app)
     regions.install(app)
     pieces.install(app)
 

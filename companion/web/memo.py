@@ -32,8 +32,8 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
-from companion.live import Part
 from companion.lru import LRU
+from companion.web.diff import Part
 
 #: A read: a context name and the keys followed from it, down to the value read whole.
 Read = tuple[Any, ...]

@@ -23,7 +23,7 @@ from companion.web import jsonread, unshown
 from companion.web.cookies import seat_token
 from companion.web.jsonread import TooDeep
 from companion.web.picker import parse_chosen
-from companion.web.regions import page_memory, regions
+from companion.web.regions import mark_shown, page_memory, regions
 from companion.web.render import viewer_context
 from companion.web.responses import (
     refusal_body,
@@ -101,7 +101,7 @@ def live_response(table: Table, seat: int, notice: dict[str, str] | None = None,
     phone already shows. Drawn through the pushes' memo: what the mover's answer draws
     first (the board, the log, the status the others share) the pushes reuse."""
     parts = regions(table, seat, notice=notice, memo=current_app.extensions["region_memo"])
-    current_app.extensions["hub"].shown(table.code, seat, request.values.get("page"), parts)
+    mark_shown(table.code, seat, request.values.get("page"), parts)
     response = make_response("".join(part.html for part in parts))
     response.status_code = status
     response.headers["HX-Replace-Url"] = play_url(table.code)  # the choice is made

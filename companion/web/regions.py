@@ -17,10 +17,11 @@ from markupsafe import Markup
 from werkzeug.test import EnvironBuilder
 
 from companion.i18n import current_lang, drawing_in
-from companion.live import Connection, Part, remember
+from companion.live import Connection
 from companion.lru import LRU
 from companion.tables import Table
 from companion.web import unshown
+from companion.web.diff import Part, catch_up, record_shown
 from companion.web.memo import (
     Call,
     Inputs,
@@ -154,8 +155,22 @@ def _line(table: Table, entry: dict[str, Any], context: dict[str, Any]) -> str:
         return str(unshown.line_notice(entry["seq"]))
 
 
+def push_for(table: Table, conn: Connection) -> str:
+    """What the hub sends ``conn``: the HTML its page lacks now (see ``diff.catch_up``)."""
+    return catch_up(conn.sent, render_for(table, conn))
+
+
+def mark_shown(code: str, seat: int, page: str | None, parts: list[Part]) -> None:
+    """``seat``'s page behind ``page`` was just answered with ``parts`` over HTTP: its
+    socket need not be sent them again (another seat's page token changes nothing)."""
+    for conn in current_app.extensions["hub"].connections(code):
+        if page and conn.page == page and conn.seat == seat:
+            with conn.send_lock:
+                catch_up(conn.sent, parts)
+
+
 def render_for(table: Table, conn: Connection) -> list[Part]:
-    """The hub's renderer: ``conn``'s regions now. Viewers alike (the table screens of one
+    """``conn``'s regions now. Viewers alike (the table screens of one
     language, the same seat open twice) share one rendering per change, and the phones of
     one language share their board."""
     hub = current_app.extensions["hub"]
@@ -205,7 +220,7 @@ def page_memory(parts: list[Part], pushed: list[Part] | None = None,
     and ``seat`` (None: the table screen). Returns the token the page passes on."""
     known: dict[str, str] = {}
     for part in parts:
-        remember(known, part)
+        record_shown(known, part)
     for part in pushed or ():
         known[part.id] = part.digest
     owner = (str((request.view_args or {}).get("code", "")).upper(), seat)
@@ -219,8 +234,6 @@ def farewell(conn: Connection) -> str:
 
 
 def install(app: Any) -> None:
-    app.extensions["hub"].renderer = render_for
-    app.extensions["hub"].farewell = farewell
     app.extensions["renders"] = {}
     app.extensions["region_memo"] = RegionMemo()
     app.jinja_env.context_class = ReadingContext

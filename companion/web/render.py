@@ -1,4 +1,4 @@
-"""What a page or a push shows one viewer, and the hub's renderer.
+"""What a page or a push shows one viewer, and the template globals that draw it.
 
 Templates receive views, never states: everything below comes from ``game.view`` for the
 viewer's own seat (or the table screen's ``None``), the seat's legal moves, and the
@@ -180,7 +180,7 @@ def outcome_score(game_id: str, score: Any) -> str:
     return str(text).replace("{score}", str(score))
 
 
-def install_renderer(app: Flask) -> None:
+def install_template_globals(app: Flask) -> None:
     """The template globals every page and push uses."""
     app.jinja_env.globals["helpers"] = lambda game_id: registered()[game_id].helpers
     app.jinja_env.globals["rule_text"] = lambda game_id, rule: clause_text(

@@ -211,7 +211,7 @@ def test_with_ids_every_piece_is_a_list_item_and_a_move_leaves_the_others_alone(
     """A push after a move sends only the pieces it changed (see companion.live): each piece
     has an id unique in the picture, and the pieces of the blocks that did not move keep
     their ids and their order."""
-    from companion.live import Part
+    from companion.web.diff import Part
 
     view = a_view(figures={"0": "1,0", "1": None, "2": None})
     before = Part.of("board", f'<div id="board">{tower_svg(view, labels=True, ids="t-")}</div>')

@@ -163,18 +163,18 @@ def test_a_socket_dropped_mid_move_the_move_applies_once_and_a_reconnect_is_fres
     ws = open_socket(address, code, table.tokens[0])
     assert full_seqs(drain(ws)) == [0]
     hub = app.extensions["hub"]
-    render = hub.renderer
+    render = hub.render
 
     def drop_then_render(tbl, conn):  # the wifi goes while the move is being stored
         if conn.seat == 0 and tbl.seq == 1:
             ws.sock.shutdown(2)
         return render(tbl, conn)
 
-    hub.renderer = drop_then_render
+    hub.render = drop_then_render
     phone = phone_client(app, code, table.tokens[0])
     move = table.moves(0)[0]
     answer = phone_move(phone, code, move, 0, "tap-1")
-    hub.renderer = render
+    hub.render = render
     assert answer.status_code == 200
     assert seq_of(answer.get_data(as_text=True)) == 1
     ws.close()

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from companion.live import Connection, changes
+from companion.live import Connection
+from companion.web.diff import catch_up
 from companion.web.regions import render_for
 from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, bearer
 from tests.web.hostile_kit import (
@@ -282,12 +283,12 @@ def test_a_changed_skyrunner_choice_leaves_no_trace(app):
     watchers = {viewer: Connection(None, changed.code, viewer, "en") for viewer in (1, 2, None)}
     with app.app_context():
         for conn in watchers.values():
-            changes(conn, render_for(changed.table, conn))
+            catch_up(conn.sent, render_for(changed.table, conn))
     choose(changed, kept, "c2")  # seat 0 changes its mind
     assert changed.table.state["choices"]["0"] == kept["card"]
     with app.app_context():
         for viewer, conn in watchers.items():
-            assert changes(conn, render_for(changed.table, conn)) == "", viewer  # no push
+            assert catch_up(conn.sent, render_for(changed.table, conn)) == "", viewer  # no push
     for viewer in (1, 2, None):
         first, second = (everything_sent(seated, viewer) for seated in tables)
         for name in first:

@@ -17,7 +17,8 @@ import websocket
 from flask import render_template
 from werkzeug.serving import make_server
 
-from companion.live import Connection, Part, changes
+from companion.live import Connection
+from companion.web.diff import Part, catch_up
 from companion.web.regions import PHONE_BOARD, regions, render_for
 from companion.web.render import viewer_context
 from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, make_app
@@ -93,15 +94,15 @@ def test_list_items_are_added_in_place_swapped_or_removed_alone():
     before = Part.of("log", '<ol id="log"><!--i:log--><li id="log-2">b</li><!--/i-->'
                             f'<!--i:log--><li id="log-1">a</li><!--/i-->{KEPT}</ol>')
     assert before.html.startswith('<ol id="log"><li id="log-2">b</li><li id="log-1">a</li>')
-    assert changes(conn, [before]) == before.html
+    assert catch_up(conn.sent, [before]) == before.html
     after = Part.of("log", '<ol id="log"><!--i:log--><li id="log-3">c</li><!--/i-->'
                            '<!--i:log--><li id="log-2">b, taken back</li><!--/i-->'
                            f'{KEPT}</ol>')
-    sent = changes(conn, [after])
+    sent = catch_up(conn.sent, [after])
     assert sent == ('<template id="log-1" hx-swap-oob="delete"></template>'
                     '<template hx-swap-oob="afterbegin:#log"><li id="log-3">c</li></template>'
                     '<li hx-swap-oob="outerMorph" id="log-2">b, taken back</li>')
-    assert changes(conn, [after]) == ""
+    assert catch_up(conn.sent, [after]) == ""
 
 
 def test_an_svg_item_is_sent_inside_an_svg_and_put_after_the_one_before_it():
@@ -113,19 +114,19 @@ def test_an_svg_item_is_sent_inside_an_svg_and_put_after_the_one_before_it():
                                 "</section>")
 
     conn = Connection(None, "ABCD", 0, "en")
-    changes(conn, [board("a", "b", "c", "d", "e")])
-    sent = changes(conn, [board("a", "b", "bb", "c", "d", "ee")])
+    catch_up(conn.sent, [board("a", "b", "c", "d", "e")])
+    sent = catch_up(conn.sent, [board("a", "b", "bb", "c", "d", "ee")])
     assert sent == ('<template id="e" hx-swap-oob="delete"></template>'
                     '<svg><g hx-swap-oob="afterend:#b"><g id="bb"><rect width="80"></rect></g>'
                     '</g></svg>'
                     '<svg><g hx-swap-oob="afterend:#d"><g id="ee"><rect width="80"></rect></g>'
                     '</g></svg>')
-    assert changes(conn, [board("b", "a")]).startswith('<section id="board">')  # reordered
+    assert catch_up(conn.sent, [board("b", "a")]).startswith('<section id="board">')  # reordered
     # New items side by side go in together, after an item the page has: an out-of-band
     # target must exist before the message's first edit.
     conn = Connection(None, "ABCD", 0, "en")
-    changes(conn, [board("a", "b", "c", "d", "e")])
-    sent = changes(conn, [board("a", "x", "y", "b", "c", "d", "e")])
+    catch_up(conn.sent, [board("a", "b", "c", "d", "e")])
+    sent = catch_up(conn.sent, [board("a", "x", "y", "b", "c", "d", "e")])
     assert sent == ('<svg><g hx-swap-oob="afterend:#a"><g id="x"><rect width="40"></rect>'
                     + "<circle></circle>" * 9 + '</g><g id="y"><rect width="40"></rect>'
                     + "<circle></circle>" * 9 + "</g></g></svg>")
@@ -133,9 +134,10 @@ def test_an_svg_item_is_sent_inside_an_svg_and_put_after_the_one_before_it():
 
 def test_a_changed_skeleton_sends_the_whole_region():
     conn = Connection(None, "ABCD", 0, "en")
-    changes(conn, [Part.of("r", '<div id="r"><p>one</p><!--i:r--><b id="x">x</b><!--/i--></div>')])
-    sent = changes(conn, [Part.of("r", '<div id="r"><p>two</p><!--i:r--><b id="x">y</b><!--/i-->'
-                                       '</div>')])
+    catch_up(conn.sent, [Part.of("r", '<div id="r"><p>one</p><!--i:r--><b id="x">x</b>'
+                                      '<!--/i--></div>')])
+    sent = catch_up(conn.sent, [Part.of("r", '<div id="r"><p>two</p><!--i:r--><b id="x">y</b>'
+                                             '<!--/i--></div>')])
     assert sent == '<div id="r"><p>two</p><b id="x">y</b></div>'
 
 
@@ -334,7 +336,7 @@ def test_the_climbers_early_moves_send_a_waiting_phone_its_budget_not_its_whole_
     viewers.append(Connection(None, table.code, None, "en"))
     with app.app_context():
         for conn in viewers:
-            changes(conn, render_for(live, conn))
+            catch_up(conn.sent, render_for(live, conn))
     rng = random.Random(1)
     phone_bytes: list[int] = []
     screen_bytes: list[int] = []
@@ -345,7 +347,7 @@ def test_the_climbers_early_moves_send_a_waiting_phone_its_budget_not_its_whole_
         table.post_move(seat, rng.choice(moves), seq=seq)
         with app.app_context():
             for conn in viewers:
-                sent = len(changes(conn, render_for(live, conn)).encode())
+                sent = len(catch_up(conn.sent, render_for(live, conn)).encode())
                 if conn.seat is None:
                     screen_bytes.append(sent)
                 elif conn.seat != seat:

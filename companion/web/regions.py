@@ -9,6 +9,7 @@ hub sends a connection only the regions whose HTML differs from what it last sen
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import current_app, render_template, request
@@ -48,6 +49,31 @@ SCREEN = (("screen-head", "screen/head.html"), ("notice", "partials/notice.html"
           ("log", "partials/log.html"), ("night", "partials/night.html"))
 #: Log lines kept rendered, shared by every viewer who sees the same line.
 LINES_KEPT = 4096
+
+
+def _push_environ() -> dict[str, Any]:
+    return EnvironBuilder(base_url="http://companion/").get_environ()
+
+
+@dataclass
+class PushCaches:
+    """What the app keeps between drawings of its pages and pushes."""
+
+    #: Regions and fragments drawn, by what they read (``companion.web.memo``).
+    memo: RegionMemo = field(default_factory=RegionMemo)
+    #: Each table's latest renderings by viewer, with the hub's version they show.
+    renders: dict[str, tuple[int, dict[Any, list[Part]]]] = field(default_factory=dict)
+    #: Log lines drawn, shared by the viewers who see the same move.
+    log_lines: LRU[tuple[Any, ...], str] = field(default_factory=lambda: LRU(LINES_KEPT))
+    log_lines_lock: threading.Lock = field(default_factory=threading.Lock)
+    #: The request environment a push is drawn in, built once.
+    push_environ: dict[str, Any] = field(default_factory=_push_environ)
+
+
+def push_caches() -> PushCaches:
+    """The current app's caches of drawings."""
+    caches: PushCaches = current_app.extensions["push_caches"]
+    return caches
 
 
 def regions(table: Table, seat: int | None, is_host: bool = False,
@@ -114,8 +140,7 @@ def log_lines(table: Table, context: dict[str, Any]) -> list[Markup]:
     the same move (moves another viewer sees redacted differ). Templates call it through
     the context's ``log_lines``, named by what the lines show: a push whose log region is
     unchanged does not look them up."""
-    cache: LRU[tuple[Any, ...], str] = current_app.extensions["log_lines"]
-    lock: threading.Lock = current_app.extensions["log_lines_lock"]
+    cache, lock = push_caches().log_lines, push_caches().log_lines_lock
     names = tuple(seat["name"] for seat in context["seats"])
     public = None
     lines = []
@@ -175,8 +200,7 @@ def render_for(table: Table, conn: Connection) -> list[Part]:
     one language share their board."""
     hub = current_app.extensions["hub"]
     key = (conn.seat, conn.is_host, conn.lang)
-    cache: dict[str, tuple[int, dict[Any, list[Part]]]] = current_app.extensions["renders"]
-    memo: RegionMemo = current_app.extensions["region_memo"]
+    cache, memo = push_caches().renders, push_caches().memo
     version = hub.version(table.code)
     with hub.lock:
         kept_version, kept = cache.get(table.code, (-1, {}))
@@ -207,8 +231,7 @@ def render_for(table: Table, conn: Connection) -> list[Part]:
 def push_context() -> RequestContext:
     """A request context for drawing a push, off any request (``url_for`` needs one). Its
     environment is built once: werkzeug's builder took a tenth of a push's time."""
-    environ: dict[str, Any] = current_app.extensions["push_environ"]
-    return current_app.request_context(dict(environ))
+    return current_app.request_context(dict(push_caches().push_environ))
 
 
 def page_memory(parts: list[Part], pushed: list[Part] | None = None,
@@ -234,11 +257,7 @@ def farewell(conn: Connection) -> str:
 
 
 def install(app: Any) -> None:
-    app.extensions["renders"] = {}
-    app.extensions["region_memo"] = RegionMemo()
+    app.extensions["push_caches"] = PushCaches()
     app.jinja_env.context_class = ReadingContext
     app.jinja_env.globals["fragment"] = fragment
     watch_json(app)
-    app.extensions["push_environ"] = EnvironBuilder(base_url="http://companion/").get_environ()
-    app.extensions["log_lines"] = LRU(LINES_KEPT)
-    app.extensions["log_lines_lock"] = threading.Lock()

@@ -6,13 +6,13 @@ gets the buttons: start, free a seat, undo, play again.
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from companion.network import qr_svg
 from companion.tables import Table, TableError
 from companion.web.cookies import host_token
-from companion.web.regions import log_lines, page_memory, regions
+from companion.web.regions import log_lines, page_memory, push_caches, regions
 from companion.web.render import join_url, screen_context
 from companion.web.responses import refusal_response, table_or_404, tables
 
@@ -27,7 +27,7 @@ def is_host(table: Table) -> bool:
 def show(code: str) -> str:
     table = table_or_404(code)
     host = is_host(table)
-    parts = regions(table, None, is_host=host, memo=current_app.extensions["region_memo"])
+    parts = regions(table, None, is_host=host, memo=push_caches().memo)
     return render_template("screen/page.html", parts=parts, page=page_memory(parts),
                            **screen_context(table, host))
 

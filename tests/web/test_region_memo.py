@@ -34,7 +34,7 @@ def test_what_the_pushes_reuse_is_what_a_fresh_rendering_draws(app, game):
     table = ApiTable(app.test_client(), game=game, players=players, seed=11).join_all()
     table.start(first_seat=0)
     live = app.extensions["tables"].get(table.code)
-    hub, memo = app.extensions["hub"], app.extensions["region_memo"]
+    hub, memo = app.extensions["hub"], app.extensions["push_caches"].memo
     viewers = [Connection(None, table.code, seat, "en") for seat in range(players)]
     viewers += [Connection(None, table.code, 1, "fr"), Connection(None, table.code, None, "en"),
                 Connection(None, table.code, None, "fr", is_host=True)]
@@ -79,7 +79,7 @@ def test_what_the_movers_answer_draws_the_pushes_to_the_others_reuse(app):
     table = ApiTable(client, players=4, seed=7).join_all()
     table.start(first_seat=0)
     live = app.extensions["tables"].get(table.code)
-    memo = app.extensions["region_memo"]
+    memo = app.extensions["push_caches"].memo
     others = [Connection(None, table.code, seat, "en") for seat in (1, 2, 3)]
     others.append(Connection(None, table.code, None, "en"))
     seat, moves = table.seat_to_move()

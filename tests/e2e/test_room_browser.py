@@ -115,6 +115,10 @@ def shoot(page: Page, name: str) -> None:
         page.screenshot(path=os.path.join(folder, f"{name}.png"))
 
 
+#: Two frames: whatever the page's socket brought in first is laid out.
+SETTLED = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
 def screen(browser: Browser, base: str, table: ApiTable, size: tuple[int, int]) -> Page:
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     context.add_cookies([{"name": f"host_{table.code}", "value": table.host, "url": base}])
@@ -153,8 +157,10 @@ def test_a_whole_game_on_the_rooms_screen_and_the_phones(browser: Browser, live_
     for size in SIZES:
         page = screen(browser, base, table, size)
         expect(page.locator("#screen-head")).to_have_attribute("data-status", "playing")
+        page.evaluate(SETTLED)
         seen = page.evaluate(SCREEN, [PICTURE[game], PIECES.get(game), SCORE_COLUMN[game]])
         width, height = size
+        shoot(page, f"{game}-{width}-playing")
         assert not seen["scrolls"] and not seen["scoreboardOut"], seen
         # The board has the room left by the head and the right-hand column, and its
         # picture fills that room in one direction at least.
@@ -175,7 +181,6 @@ def test_a_whole_game_on_the_rooms_screen_and_the_phones(browser: Browser, live_
         drawn = page.locator("#board svg text").all_text_contents()
         assert not [text for text in drawn if "…" in text], drawn
         assert not unreadable(text_of(page, "#seats, #board .holders"), "en")
-        shoot(page, f"{game}-{width}-playing")
         page.context.close()
 
     play(table, game, 3000)
@@ -189,7 +194,9 @@ def test_a_whole_game_on_the_rooms_screen_and_the_phones(browser: Browser, live_
         headline = page.locator("#outcome .winner-line")
         for name in winners:
             expect(headline).to_contain_text(name)
+        page.evaluate(SETTLED)
         seen = page.evaluate(OUTCOME)
+        shoot(page, f"{game}-{size[0]}-over")
         # The headline and the whole ranking in the first screen, nothing scrolled.
         assert seen["scrollY"] == 0 and seen["ranking"] <= seen["height"], seen
         assert seen["headlineFont"] >= least(size[1], 56), seen
@@ -204,7 +211,6 @@ def test_a_whole_game_on_the_rooms_screen_and_the_phones(browser: Browser, live_
             place += len(group)
         check_words(page, "#outcome, #seats, #host")
         assert not unreadable(text_of(page, "#outcome"), "en")
-        shoot(page, f"{game}-{size[0]}-over")
         page.context.close()
 
     place = 1

@@ -11,7 +11,7 @@ import re
 from flask.testing import FlaskClient
 
 from companion.web.regions import regions
-from tests.conftest import ApiTable, make_app
+from tests.conftest import ApiTable, bearer, make_app
 
 KEY = re.compile(r'id="host-key">([0-9A-Z-]{19})<')
 
@@ -139,3 +139,18 @@ def test_the_browser_that_is_host_already_keeps_its_own_cookie(app):
     key = make_link(host, table.code)
     assert host.post(f"/t/{table.code}/host", data={"key": key}).status_code == 303
     assert host.get_cookie(f"host_{table.code}").value == table.host
+
+
+def test_a_host_links_key_is_a_host_bearer_until_revoked(app):
+    table = ApiTable(app.test_client(), players=2).join_all()
+    host = host_client(app, table)
+    key = make_link(host, table.code).replace("-", "")
+    api = app.test_client()
+    started = api.post(f"/api/tables/{table.code}/start", headers=bearer(key), json={})
+    assert started.status_code == 200
+    seat, moves = table.seat_to_move()
+    table.post_move(seat, moves[0])
+    assert host.post(f"/t/{table.code}/host-links/revoke", data={"link": "1"}).status_code == 303
+    refused = api.post(f"/api/tables/{table.code}/undo", headers=bearer(key), json={"undo": 1})
+    assert refused.status_code == 403, refused.get_json()
+    assert table.seq() == 1  # the move stands

@@ -156,6 +156,17 @@ class Hub:
             with contextlib.suppress(Exception):  # already gone
                 conn.ws.close(reason=1001, message="table retired")
 
+    def host_link_revoked(self, code: str) -> None:
+        """Close the table screens that have the host's buttons: each comes back at once
+        (a code its socket retries on) and is known again by its cookie, so a device whose
+        host link was revoked is a plain table screen from then on."""
+        for conn in self.connections(code):
+            if conn.is_host:
+                conn.open = False
+                conn.wake.set()
+                with contextlib.suppress(Exception):  # already gone
+                    conn.ws.close(reason=1013, message="host links changed")
+
     def table_changed(self, table: Table) -> None:
         self._wake(table.code)
 

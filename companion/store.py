@@ -42,6 +42,15 @@ CREATE TABLE IF NOT EXISTS sitting (
     screen TEXT NOT NULL,
     PRIMARY KEY (code, seat)
 );
+-- The host's links for other devices (a TV, the host's phone): a device that opens one
+-- holds its key in the host cookie and has the host's buttons until the link is revoked.
+CREATE TABLE IF NOT EXISTS host_links (
+    code TEXT NOT NULL REFERENCES tables(code),
+    id INTEGER NOT NULL,
+    key_hash TEXT NOT NULL UNIQUE,
+    made_at REAL NOT NULL,
+    PRIMARY KEY (code, id)
+);
 CREATE TABLE IF NOT EXISTS matches (
     code TEXT NOT NULL REFERENCES tables(code),
     no INTEGER NOT NULL,
@@ -194,7 +203,7 @@ class Store:
         archive = f"{code}{RETIRED_MARK}{int(rows[0][0] * 1000)}"
         self._write([("PRAGMA defer_foreign_keys = ON", ())] + [
             (f"UPDATE {name} SET code = ? WHERE code = ?", (archive, code))
-            for name in ("tables", "seats", "sitting", "matches", "log")])
+            for name in ("tables", "seats", "sitting", "host_links", "matches", "log")])
         return archive
 
     def load_table(self, code: str) -> TableRow | None:
@@ -226,6 +235,18 @@ class Store:
 
     def sit(self, code: str, seat: int, screen: str) -> None:
         self._write([("INSERT OR REPLACE INTO sitting VALUES (?, ?, ?)", (code, seat, screen))])
+
+    def host_links(self, code: str) -> dict[int, tuple[str, float]]:
+        """Host link id → (key hash, when it was made)."""
+        rows = self._read("SELECT id, key_hash, made_at FROM host_links WHERE code = ?", (code,))
+        return {link: (key_hash, made_at) for link, key_hash, made_at in rows}
+
+    def add_host_link(self, code: str, link: int, key_hash: str, made_at: float) -> None:
+        self._write([("INSERT INTO host_links VALUES (?, ?, ?, ?)",
+                      (code, link, key_hash, made_at))])
+
+    def revoke_host_link(self, code: str, link: int) -> None:
+        self._write([("DELETE FROM host_links WHERE code = ? AND id = ?", (code, link))])
 
     # --- matches and the log -------------------------------------------------------
 

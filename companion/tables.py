@@ -67,6 +67,8 @@ class TableListener(Protocol):
 
     def table_retired(self, code: str) -> None: ...
 
+    def host_link_revoked(self, code: str) -> None: ...
+
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
@@ -79,6 +81,22 @@ def new_token() -> str:
 
 #: Newcomers a table keeps waiting for a freed seat at most: the host turns some away first.
 REQUESTS_MAX = 8
+#: Host links a table keeps at most (a TV, the host's phone, a spare): revoke one first.
+HOST_LINKS_MAX = 6
+#: A host link's key: 16 letters and digits that cannot be mistaken for one another when
+#: typed on a TV (Crockford's base 32), 80 random bits.
+HOST_KEY_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+HOST_KEY_LENGTH = 16
+
+
+def new_host_key() -> str:
+    return "".join(secrets.choice(HOST_KEY_ALPHABET) for _ in range(HOST_KEY_LENGTH))
+
+
+def typed_host_key(typed: str) -> str:
+    """A host key as typed: any case, spaces and dashes, O for 0 and I or L for 1."""
+    key = "".join(ch for ch in typed.upper() if ch not in " -\t")
+    return key.translate(str.maketrans("OIL", "011"))
 
 
 @dataclass(frozen=True)
@@ -128,6 +146,8 @@ class Table:
     #: been given up (``Tables.retire_idle``): a request still holding it is refused.
     touched: float = 0.0
     retired: bool = False
+    #: The host's links for other devices: link id → (key hash, when it was made).
+    host_links: dict[int, tuple[str, float]] = field(default_factory=dict)
     #: Newcomers waiting for the host to let them into a freed seat, by request id (kept in
     #: memory: after a restart they ask again).
     requests: dict[str, SeatRequest] = field(default_factory=dict)
@@ -188,8 +208,18 @@ class Table:
                      if secrets.compare_digest(request.token_hash, wanted)), None)
 
     def is_host(self, token: str | None) -> bool:
-        return token is not None and token != "" and secrets.compare_digest(
-            self.row.host_hash, hash_token(token))
+        """Whether ``token`` is the host's: the one the table was created with, or the key
+        of a host link not revoked (a device the host chose)."""
+        if not token:
+            return False
+        return secrets.compare_digest(self.row.host_hash, hash_token(token)) or \
+            self.opens_host_link(token)
+
+    def opens_host_link(self, key: str) -> bool:
+        """Whether ``key`` is the key of one of the host's links, not revoked."""
+        wanted = hash_token(key)
+        return any(secrets.compare_digest(key_hash, wanted)
+                   for key_hash, _ in self.host_links.values())
 
     def name(self, seat: int | None) -> str:
         if seat is None:
@@ -369,7 +399,7 @@ class Tables:
         if game is None:
             return None
         table = Table(row, game, self.store.seats(code), self.store.matches(code),
-                      sitting=self.store.sitting(code))
+                      sitting=self.store.sitting(code), host_links=self.store.host_links(code))
         match = table.match
         table.touched = max([row.created_at, *(m.started_at for m in table.matches),
                              *(m.ended_at or 0 for m in table.matches)])
@@ -549,6 +579,33 @@ class Tables:
         if self.listener:
             self.listener.seat_freed(table.code, seat)
         self._changed(table)
+
+    # --- the host's other devices ----------------------------------------------------
+
+    def make_host_link(self, table: Table) -> tuple[int, str]:
+        """A new host link; returns its id and its key, which is shown once and stored
+        only as its hash."""
+        with table.lock:
+            self._open(table)
+            if len(table.host_links) >= HOST_LINKS_MAX:
+                raise TableError("table.too-many-host-links", max=HOST_LINKS_MAX)
+            link = max(table.host_links, default=0) + 1
+            key = new_host_key()
+            made = now()
+            self.store.add_host_link(table.code, link, hash_token(key), made)
+            table.host_links[link] = (hash_token(key), made)
+        return link, key
+
+    def revoke_host_link(self, table: Table, link: int) -> None:
+        """The devices that opened host link ``link`` lose the host's buttons at once."""
+        with table.lock:
+            self._open(table)
+            if link not in table.host_links:
+                raise TableError("table.no-such-host-link")
+            self.store.revoke_host_link(table.code, link)
+            del table.host_links[link]
+        if self.listener:
+            self.listener.host_link_revoked(table.code)
 
     # --- playing -------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from companion.web import (
     assets,
     extras,
     home,
+    host_links,
     join,
     phone,
     pieces,
@@ -31,7 +32,7 @@ def init_app(app: Flask) -> None:
     app.jinja_loader = template_loader(app)
     security.init_app(app)
     ratelimit.init_app(app)
-    for module in (home, join, waiting, phone, screen, extras, rules, api):
+    for module in (home, join, waiting, phone, screen, host_links, extras, rules, api):
         app.register_blueprint(module.bp)
     assets.init_app(app)
     sock = Sock(app)

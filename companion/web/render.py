@@ -30,9 +30,14 @@ def game_name(game_id: str) -> str:
     return spec.name(current_lang()) if spec is not None else game_id
 
 
-def join_url(code: str) -> str:
+def public_url(path: str) -> str:
+    """``path`` at the address the phones on the wifi reach this laptop by."""
     host = current_app.config["PUBLIC_HOST"] or lan_address()
-    return f"http://{host}:{current_app.config['PUBLIC_PORT']}/j/{code}"
+    return f"http://{host}:{current_app.config['PUBLIC_PORT']}{path}"
+
+
+def join_url(code: str) -> str:
+    return public_url(f"/j/{code}")
 
 
 def seats_context(table: Table) -> list[dict[str, Any]]:
@@ -180,6 +185,31 @@ def outcome_score(game_id: str, score: Any) -> str:
     return str(text).replace("{score}", str(score))
 
 
+def place_of(outcome: dict[str, Any], seat: int) -> int | None:
+    """``seat``'s place in a finished game's ranking (tied seats share the better place)."""
+    place = 1
+    for group in outcome["ranking"]:
+        if seat in group:
+            return place
+        place += len(group)
+    return None
+
+
+def winner_names(outcome: dict[str, Any]) -> list[str]:
+    """The names of the seats that share the first place."""
+    first = outcome["ranking"][0] if outcome["ranking"] else []
+    return [outcome["names"][str(seat)] for seat in first]
+
+
+def ordinal(number: int) -> str:
+    """A place as the reader's language writes it: "2nd", "2e"."""
+    if current_lang() == "fr":
+        return "1er" if number == 1 else f"{number}e"
+    suffix = "th" if number % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(
+        number % 10, "th")
+    return f"{number}{suffix}"
+
+
 def install_template_globals(app: Flask) -> None:
     """The template globals every page and push uses."""
     app.jinja_env.globals["helpers"] = lambda game_id: registered()[game_id].helpers
@@ -191,4 +221,7 @@ def install_template_globals(app: Flask) -> None:
         game_id, source, current_lang())
     app.jinja_env.globals["outcome_reason"] = outcome_reason
     app.jinja_env.globals["outcome_score"] = outcome_score
+    app.jinja_env.globals["place_of"] = place_of
+    app.jinja_env.globals["ordinal"] = ordinal
+    app.jinja_env.globals["winner_names"] = winner_names
     app.jinja_env.globals["pick_json"] = pick_json

@@ -1,7 +1,8 @@
 """The table screen on the laptop: the QR code, the seats, the board and the scoreboard.
 
-Whoever opens it sees no secret; the host (the browser that created the table) also
-gets the buttons: start, free a seat, undo, play again.
+Whoever opens it sees no secret; the host (the browser that created the table, or a device
+it opened a host link on: ``companion.web.host_links``) also gets the buttons: start, free a
+seat, undo, play again.
 """
 
 from __future__ import annotations

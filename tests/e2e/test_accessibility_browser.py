@@ -7,7 +7,6 @@ square carries its colour as a letter."""
 
 from __future__ import annotations
 
-import random
 import re
 from typing import Any
 
@@ -15,12 +14,10 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from support import cl_strategy, hm_strategy, sr_strategy
 from support.browser import PHONE
 from tests.conftest import ApiTable
 from tests.e2e.phones import no_horizontal_scroll, seated_page, seq_of
-from tests.web import test_heuchel_meuchel_api as hm
-from tests.web import test_skyrunner_api as sr
+from tests.e2e.playing import play
 
 pytestmark = pytest.mark.e2e
 AXE = Axe()
@@ -62,28 +59,6 @@ def started(live_server: dict[str, Any], game: str) -> ApiTable:
     table.finish_building()
     play(table, game, moves)
     return table
-
-
-def play(table: ApiTable, game: str, moves: int = 800) -> None:
-    """Up to ``moves`` moves, each game's own way to a quick end, as its API test plays it;
-    to the end when ``moves`` is enough."""
-    rng = random.Random(4)
-    for _ in range(moves):
-        if table.view()["outcome"] is not None:
-            return
-        if game == "heuchel-meuchel":
-            seat, moves = hm.seat_with_work(table)
-            move = hm_strategy.choose(table.view(seat)["view"], moves)
-        elif game == "skyrunner":
-            seat, view, moves = sr.seat_to_act(table)
-            move = sr_strategy.choose(view, moves)
-        elif game == "climbers":
-            seat = table.view()["view"]["turn"]
-            move = cl_strategy.choose(table.view(seat)["view"], seat, table.moves(seat))
-        else:
-            seat, moves = table.seat_to_move()
-            move = rng.choice(moves)
-        assert table.post_move(seat, move).status_code == 200
 
 
 def focused(page: Page) -> dict[str, Any]:

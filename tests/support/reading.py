@@ -1,0 +1,141 @@
+"""What a player must never read on a page: the developer's words, and the other language.
+
+``unreadable(text, lang)`` takes a page's visible text (its words and the attributes a
+reader meets, not its markup) in the page's language and returns each fragment a player
+should not meet there: a clause id, a research note, a section sign, Python's or Jinja's
+words for nothing, a placeholder left unfilled, a source cited as "EN: … · FR: …", a French
+rulebook heading in an English page, and the interface's or the rules' English left in a
+French page (and their French in an English one).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+from babel.messages.pofile import read_po
+
+from companion.paths import SEEDS, TRANSLATIONS
+
+#: Python's and Jinja's words for nothing, placeholders left unfilled, notes of the
+#: research behind the rules, citations in both languages at once.
+_DEVELOPER = re.compile(
+    r"\bNone\b|\b[Uu]ndefined\b|%\(\w+\)\w?|\{\w+\}|\{\{|\}\}|\{%|%\}"
+    r"|\b[Rr]esearch\b|\brecherche §|§\s*\d*(?:\.\d+)*"
+    r"|\bEN: .{0,80}?·\s*FR:|\b(?:EN|FR): ")
+#: The source of the clauses the companion adds to the rulebooks: the product's name.
+_OWN_SOURCE = "Table Companion"
+#: A phrase of the other language counts from three words on: shorter ones ("Le Carnaval",
+#: a name) are too often the same words in both.
+_WORDS_AT_LEAST = 3
+_WORD = re.compile(r"\w+")
+_PLACEHOLDER = re.compile(r"%\(\w+\)\w|\{\w+\}|%s|%d")
+
+
+def unreadable(text: str, lang: str) -> list[str]:
+    """The fragments of ``text`` (a page's visible text in ``lang``, "en" or "fr") that no
+    player should read there."""
+    flat = " ".join(text.split())
+    found = [match.group(0) for match in _DEVELOPER.finditer(flat)]
+    found += _clause_ids().findall(flat)
+    if lang == "en":
+        found += [heading for heading in _french_headings()
+                  if re.search(rf"(?<![\w']){re.escape(heading)}(?!\w)", flat)]
+    other = "en" if lang != "en" else "fr"
+    trigrams = _trigrams(flat)
+    found += [phrase for phrase in _phrases()[other]
+              if _first_trigram(phrase) in trigrams and phrase in flat]
+    return found
+
+
+@cache
+def _clause_ids() -> re.Pattern[str]:
+    """Any word shaped like a clause id of a game or of the platform (``hm.favour.first``,
+    ``table.not-your-turn``), known or not."""
+    prefixes = {str(clause["id"]).split(".")[0]
+                for seed in _seeds().values() for clause in seed.get("clause", [])}
+    alternatives = "|".join(sorted(map(re.escape, prefixes), key=len, reverse=True))
+    return re.compile(rf"(?<![\w.])(?:{alternatives})\.[a-z][\w-]*(?:\.[\w-]+)*")
+
+
+@cache
+def _seeds() -> dict[str, dict[str, Any]]:
+    seeds = {}
+    for path in sorted(SEEDS.glob("*.toml")):
+        with path.open("rb") as handle:
+            seeds[path.stem] = tomllib.load(handle)
+    return seeds
+
+
+@cache
+def _french_headings() -> tuple[str, ...]:
+    """The headings of the French rulebooks as the seeds cite them (``MISE EN PLACE``,
+    ``Jouer une carte Chute``, ``La case n° 13``), without the notes in brackets."""
+    headings: set[str] = set()
+    for seed in _seeds().values():
+        french_book = seed.get("rulebook_lang") == "fr"
+        for clause in seed.get("clause", []):
+            source = str(clause.get("source", ""))
+            if " · FR: " in source:
+                source = source.split(" · FR: ", 1)[1]
+            elif not french_book:
+                continue
+            source = re.sub(r"\([^)]*\)", " ", source)
+            for part in re.split(r"[;]", source):
+                heading = " ".join(part.replace("...", " ").split()).strip(" .")
+                if heading and heading != _OWN_SOURCE and not heading.startswith("research"):
+                    headings.add(heading)
+    return tuple(sorted(headings, key=len, reverse=True))
+
+
+@cache
+def _phrases() -> dict[str, tuple[str, ...]]:
+    """By language, the phrases of three words or more that the other language says
+    differently: the French catalogue's entries and every text of the seeds, cut at their
+    placeholders."""
+    pairs = list(_catalogue_pairs()) + list(_seed_pairs(_seeds()))
+    phrases: dict[str, set[str]] = {"en": set(), "fr": set()}
+    for english, french in pairs:
+        if not french or " ".join(english.split()) == " ".join(french.split()):
+            continue
+        for lang, text in (("en", english), ("fr", french)):
+            for piece in _PLACEHOLDER.split(text):
+                piece = " ".join(piece.split())
+                if len(_WORD.findall(piece)) >= _WORDS_AT_LEAST:
+                    phrases[lang].add(piece)
+    return {lang: tuple(sorted(found)) for lang, found in phrases.items()}
+
+
+def _catalogue_pairs() -> Iterator[tuple[str, str]]:
+    with (TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po").open("rb") as handle:
+        catalogue = read_po(handle)
+    for message in catalogue:
+        if not message.id or message.fuzzy:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        yield from zip(ids, strings, strict=False)
+
+
+def _seed_pairs(node: Any) -> Iterator[tuple[str, str]]:
+    """Every ``{en = …, fr = …}`` of the seeds, however deep."""
+    if isinstance(node, dict):
+        if isinstance(node.get("en"), str) and isinstance(node.get("fr"), str):
+            yield node["en"], node["fr"]
+        for value in node.values():
+            yield from _seed_pairs(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _seed_pairs(value)
+
+
+def _first_trigram(phrase: str) -> str:
+    return " ".join(_WORD.findall(phrase)[:_WORDS_AT_LEAST])
+
+
+def _trigrams(text: str) -> set[str]:
+    words = _WORD.findall(text)
+    return {" ".join(words[i:i + _WORDS_AT_LEAST]) for i in range(len(words))}

@@ -83,6 +83,13 @@ def test_the_screen_and_a_phone_walk_every_build_step(browser, live_server):
     expect(phone.locator("#cl-build")).to_contain_text("with the table screen on your left")
     from_left = walk(phone, "phone")
     assert no_horizontal_scroll(phone)
+    phone.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # down to the picture
+    step = phone.locator("#cl-build-step")
+    assert in_view(phone, step.locator("[data-go=next]"))  # pinned to the top
+    step.locator("[data-go=next]").click()
+    expect(step.locator(".cl-step-count")).to_have_text(re.compile(r"Step 2 of"))
+    assert in_view(phone, step.locator("[data-go=prev]"))
+    step.locator("[data-go=prev]").click()
     assert from_left[1] != words[1280][1]  # the second foundation, from another side
     assert "far side" in from_left[1] and "left side" in words[1280][1]
     for n in (2, 3):

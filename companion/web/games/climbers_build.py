@@ -229,14 +229,16 @@ class BuildWords:
     def _along(self, axis: str, mine: tuple[int, int], ref: tuple[int, int],
                plural: bool) -> tuple[str | None, str]:
         """How the block's edges line up with the reference's along one axis (the two
-        overlap): (the edges it is flush with, None) or (None, so many squares past or in
-        from the nearer edge)."""
+        overlap): (the edges it is flush with, "") or (None, centred between them, or so
+        many squares past or in from the nearer edge)."""
         (b0, b1), (r0, r1) = mine, ref
         if b0 == r0 and b1 == r1:
             return self._edge(axis, "both", plural), ""
         if b0 == r0 or b1 == r1:
             return self._edge(axis, "low" if b0 == r0 else "high", plural), ""
         low, high = b0 - r0, b1 - r1
+        if low == -high:  # as far in (or out) at both ends
+            return None, _("centred between %(edges)s", edges=self._edge(axis, "both", plural))
         if abs(low) <= abs(high):
             edge, outside, by = self._edge(axis, "low", plural), low < 0, abs(low)
         else:

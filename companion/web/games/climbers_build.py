@@ -6,8 +6,8 @@ The wooden blocks carry no codes, so nothing here names one, nor a coordinate. A
 said so that it can be found again exactly: resting on the table against a side of one
 standing block, or on top of the blocks under it, and in each case how its edges line up
 with that block's (or those blocks') edges, to the square. A standing block is named by its
-look; two that look alike by which is lower, more to the left or nearer; more than two by
-the step that placed them.
+look (its top colour, or once that is hidden the block over it); two that look alike by
+which is lower, more to the left or nearer; more than two by the step that placed them.
 """
 
 from __future__ import annotations

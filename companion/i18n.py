@@ -63,6 +63,18 @@ def _catalogue() -> NullTranslations:
     return found
 
 
+def gettext(text: str, **variables: object) -> str:
+    """Flask-Babel's ``gettext`` through the catalogue of the drawing under way: for words
+    said in Python many times a page (a build step names every block it compares)."""
+    said: str = _catalogue().ugettext(text)
+    return said % variables if variables else said
+
+
+def ngettext(singular: str, plural: str, num: int, **variables: object) -> str:
+    said: str = _catalogue().ungettext(singular, plural, num)
+    return said % {"num": num, **variables}
+
+
 def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale)
     app.jinja_env.globals["current_lang"] = current_lang

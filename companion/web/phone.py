@@ -165,12 +165,16 @@ def explain(code: str) -> Response | str:
 @bp.post("/t/<code>/sitting")
 def sitting(code: str) -> Response:
     """Where the table screen is from this phone's seat: its pictures of the table turn
-    to match what its player sees (The Climbers' map)."""
+    to match what its player sees (The Climbers' map and build steps). A plain form from
+    a page of the phone's own names it in ``next``, and is sent back there."""
     table, seat = seated(code)
     try:
         tables().sit(table, seat, request.form.get("screen", ""))
     except TableError as error:
         return refusal_response(error.rule, **error.params)
+    back = request.form.get("next", "")
+    if back.startswith(f"/t/{table.code}/play/"):  # a page of this phone's own: back to it
+        return redirect(back, code=303)
     return live_response(table, seat)
 
 

@@ -96,7 +96,7 @@ def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, liv
     expect(phones[0].locator("#status")).to_contain_text("Build the tower")
     step = screen.locator("#cl-build-step")
     expect(step).to_contain_text(re.compile(r"Step 1 of 3\d"))
-    expect(screen.locator("#cl-build")).to_contain_text("side colours may face any way")
+    expect(screen.locator("#cl-build")).to_contain_text("as seen from the table screen")
     assert screen.locator("#board svg.cl-tower").count() == 5
     expect(step.locator("[data-go=prev]")).to_be_disabled()
     step.locator("[data-go=next]").click()
@@ -112,12 +112,14 @@ def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, liv
         screen.wait_for_timeout(100)
     assert any('id="board"' in str(frame) for frame in pushed)
     expect(screen.locator("#cl-build-step")).to_contain_text("Step 2 of")
+    phones[1].locator("[data-go=lead]").click()  # any phone leads the build, on a page
     phone_step = phones[1].locator("#cl-build-step")
-    phone_step.locator("[data-go=first]").click()  # a phone shows the steps when asked
     expect(phone_step).to_contain_text("Step 1 of")
     phone_step.locator("[data-go=next]").click()
     expect(phone_step).to_contain_text("Step 2 of")
     assert no_horizontal_scroll(phones[1])
+    phones[1].locator(".phone-extra .whoami a").click()  # back to the game
+    expect(phones[1].locator("#status")).to_contain_text("Build the tower")
 
     played: list[str] = []
     turns: list[int] = []  # the taps each whole turn took

@@ -18,6 +18,7 @@ from companion.games.climbers.data import BLOCKS, SEED
 from companion.games.climbers.geometry import footprint, parse_square, shape, square_name
 from companion.games.registry import BY_ID as ENGINES
 from companion.i18n import current_lang
+from companion.web.games.climbers_build import SCREEN_SITTING, BuildWords, StepWords
 from companion.web.games.climbers_picture import tower_svg
 from companion.web.games.climbers_words import Words, placed_block
 from companion.web.games.spec import GameSpec
@@ -32,6 +33,8 @@ MAP_TURNS: dict[str, tuple[int, int, int, int]] = {
 #: Where a block's corner nearest the origin (its anchor) lies on the map, as one sits.
 ANCHOR_CORNER = {"ahead": "near-left", "left": "near-right", "behind": "far-right",
                  "right": "far-left"}
+#: The quarter turns that show the tower to a builder from their side (see ``build_picture``).
+BUILD_TURNS = {"behind": 0, "left": 1, "ahead": 2, "right": 3}
 
 
 class ClimbersHelpers:
@@ -73,6 +76,26 @@ class ClimbersHelpers:
         except (TypeError, ValueError):
             return 1
         return max(1, min(step, steps))
+
+    def build_words(self, view: dict[str, Any], step: int, sitting: str | None) -> StepWords:
+        """Build step ``step`` in words, from the builder's side (a phone's ``sitting``; the
+        table screen, with none, from its own side)."""
+        return BuildWords(self.colour, self.kind).step(view.get("blocks") or [], step,
+                                                       sitting or SCREEN_SITTING)
+
+    def build_picture(self, view: dict[str, Any], step: int, sitting: str | None,
+                      title: str) -> Markup:
+        """The tower up to build step ``step``, its new block outlined, seen from the
+        builder's side and their right, as the step's words say it. ``tower_svg`` draws the
+        grid mirrored (from the north-east, north is on its left), so the blocks are given
+        to it mirrored east to west: the picture is then the real tower, seen from the
+        north-west, turned to the builder's side."""
+        mirrored = [{**block, "x": -block["x"] - block["w"]}
+                    for block in view.get("blocks") or [] if block.get("x") is not None]
+        return self.picture({"blocks": mirrored, "order": view.get("order") or [],
+                             "colours": view.get("colours") or []},
+                            upto=step, turn=BUILD_TURNS[sitting or SCREEN_SITTING],
+                            title=title, screen_side=_("Table screen"))
 
     def colour(self, name: str | None) -> str:
         return self._name("colours", name)
@@ -296,4 +319,5 @@ class ClimbersHelpers:
         return [block for block in pick.values if isinstance(block, str) and block not in placed]
 
 
-SPEC = GameSpec(engine=ENGINES["climbers"], helpers=ClimbersHelpers(), extras=("build_step",))
+SPEC = GameSpec(engine=ENGINES["climbers"], helpers=ClimbersHelpers(),
+                extras=("build", "build_step"))

@@ -1,0 +1,166 @@
+"""Building the drawn start tower in words: every step of several towers, said from each of
+the four sides in both languages, names no code and no coordinate, names only blocks already
+standing, and tells its place apart from every other place the same block could go then."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from companion.games.climbers import Climbers
+from companion.games.climbers.data import BLOCKS
+from companion.games.climbers.geometry import Tower, building_problem, shapes
+from companion.i18n import drawing_in
+from companion.web.games.climbers import ClimbersHelpers
+from companion.web.games.climbers_build import FRAMES, BuildWords, covers, seen_from
+from tests.conftest import ApiTable
+from tests.web.test_climbers_words import visible_text
+
+G = Climbers()
+CODES = re.compile(r"\b[FDCH]\d{1,2}\b")
+NUMBERS = re.compile(r"-?\d+\s*,\s*-?\d+|\(\s*-?\d")
+SEEDS = (2, 2024)
+
+
+def tower(seed: int) -> list[dict[str, Any]]:
+    """The blocks of the start tower drawn from ``seed``, in build order."""
+    return G.view(G.setup(3, {}, seed), None)["blocks"]
+
+
+def others(standing: list[dict[str, Any]], new: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every other place the same block, with the same colour on top, could go at this
+    step by the building rules."""
+    built = Tower({block["id"]: block for block in standing})
+    x0, y0, x1, y1 = built.bounds()
+    found = []
+    for top, long, w, d, h in shapes(BLOCKS[new["id"]]):
+        if top != new["top"]:
+            continue
+        for x in range(x0 - w, x1 + 2):
+            for y in range(y0 - d, y1 + 2):
+                problem, z, _ = building_problem(built, x, y, w, d, h, {}, (), False)
+                if problem is None and (x, y, long) != (new["x"], new["y"], new["long"]):
+                    found.append({**new, "x": x, "y": y, "z": z, "w": w, "d": d, "h": h,
+                                  "long": long})
+    return found
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("seed", SEEDS)
+def test_every_step_reads_apart_from_every_other_place(app, seed, lang):
+    blocks = tower(seed)
+    with app.test_request_context(), drawing_in(lang):
+        words = BuildWords(ClimbersHelpers().colour, ClimbersHelpers().kind)
+        for sitting in FRAMES:
+            for n in range(1, len(blocks) + 1):
+                standing, new = blocks[:n - 1], blocks[n - 1]
+                said = words.step(blocks, n, sitting)
+                text = f"{said.block} {said.place}"
+                assert not CODES.search(text) and not NUMBERS.search(text), text
+                assert set(said.named) <= {block["id"] for block in standing}, text
+                assert said.block and said.place
+                for elsewhere in others(standing, new):
+                    other = words.step([*standing, elsewhere], n, sitting)
+                    assert (other.block, other.place) != (said.block, said.place), (
+                        sitting, n, text, elsewhere)
+
+
+def test_each_standing_block_has_a_name_of_its_own(app):
+    """Look-alikes are told apart (lower, left, near, or the step that placed them)."""
+    blocks = tower(21)
+    with app.test_request_context(), drawing_in("en"):
+        words = BuildWords(ClimbersHelpers().colour, ClimbersHelpers().kind)
+        for sitting in FRAMES:
+            for n in range(1, len(blocks) + 1):
+                standing = blocks[:n]
+                hidden = covers(standing)
+                names = [words.name(block, standing, sitting, hidden) for block in standing]
+                assert len(set(names)) == len(names)
+
+
+def test_the_words_turn_with_the_builder():
+    """The same block is on the left of one side and on the right of the opposite side."""
+    block = {"x": 2, "y": 0, "z": 0, "w": 2, "d": 2, "h": 6}
+    ahead, behind = seen_from(block, "ahead"), seen_from(block, "behind")
+    assert (ahead.u0, ahead.u1) == (2, 4) and (behind.u0, behind.u1) == (-4, -2)
+    left, right = seen_from(block, "left"), seen_from(block, "right")
+    assert (left.v0, left.v1) == (2, 4) and (right.v0, right.v1) == (-4, -2)
+
+
+def test_the_second_foundation_and_a_block_on_both(app):
+    blocks = tower(21)
+    with app.test_request_context(), drawing_in("en"):
+        words = BuildWords(ClimbersHelpers().colour, ClimbersHelpers().kind)
+        assert words.step(blocks, 1, "ahead").place == "On the table, in the middle"
+        second = words.step(blocks, 2, "ahead")
+        assert second.block == "Grey foundation, standing upright"
+        assert second.place == ("On the table, against the right side of the grey "
+                                "foundation, flush with its near and far edges")
+        assert "left side" in words.step(blocks, 2, "behind").place
+        assert words.step(blocks, 3, "ahead").place == ("On top of both grey foundations, "
+                                                        "covering their tops exactly")
+    with app.test_request_context(), drawing_in("fr"):
+        words = BuildWords(ClimbersHelpers().colour, ClimbersHelpers().kind)
+        assert words.step(blocks, 2, "ahead").place == (
+            "Sur la table, contre le côté droit du gros bloc gris, aligné sur ses bords "
+            "avant et arrière")
+
+
+def test_a_phone_reads_the_steps_from_its_players_side(app):
+    table = ApiTable(app.test_client(), game="climbers", players=3, seed=21).join_all()
+    table.start(first_seat=0)
+    phone = app.test_client()
+    phone.set_cookie(f"seat_{table.code}", table.tokens[2])
+    board = phone.get(f"/t/{table.code}/play").get_data(as_text=True)
+    page_url = f"/t/{table.code}/play/extra/build"
+    assert f'href="{page_url}"' in board  # "Lead the build", from any seat
+    page = phone.get(f"{page_url}?step=2").get_data(as_text=True)
+    assert "Step 2 of 35" in page and "with the table screen ahead of you" in page
+    assert "against the right side of the grey foundation" in page
+    assert not CODES.search(visible_text(page))
+    moved = phone.post(f"/t/{table.code}/sitting",
+                       data={"screen": "behind", "next": f"{page_url}?step=2"})
+    assert moved.status_code == 303 and moved.headers["Location"].endswith("?step=2")
+    page = phone.get(f"{page_url}?step=2").get_data(as_text=True)
+    assert "against the left side of the grey foundation" in page  # seen from across
+    step = phone.get(f"/t/{table.code}/play/extra/build_step?step=3",
+                     headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert step.lstrip().startswith('<div id="cl-build-step"') and "Step 3 of 35" in step
+    # Only the phone's own pages are gone back to; a stranger is sent to join.
+    elsewhere = phone.post(f"/t/{table.code}/sitting",
+                           data={"screen": "left", "next": "https://example.org/"},
+                           headers={"HX-Request": "true"})
+    assert elsewhere.status_code == 200 and "Location" not in elsewhere.headers
+    stranger = app.test_client().get(page_url)
+    assert stranger.status_code == 303 and "/j/" in stranger.headers["Location"]
+    assert phone.get(f"/t/{table.code}/play/extra/nothing").status_code == 404
+
+
+def drawn_at(svg: str, block_id: str) -> tuple[float, float]:
+    """Where a block is drawn in the picture: the mean of its faces' starting points."""
+    group = re.search(rf'<g data-block="{block_id}"[^>]*>(.*?)</g>', svg).group(1)
+    points = [(float(x), float(y)) for x, y in re.findall(r"M(-?[\d.]+),(-?[\d.]+)", group)]
+    return (sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points))
+
+
+@pytest.mark.parametrize(("sitting", "second"), [
+    ("ahead", "right"), ("behind", "left"), ("left", "farther"), ("right", "nearer")])
+def test_the_picture_shows_the_tower_as_the_words_say_it(app, sitting, second):
+    """The second grey foundation stands east of the first: on the right of a builder with
+    the screen ahead, on the left of one at the screen's side, beyond the first with the
+    screen on the left. The picture looks from the builder's front right: their right runs
+    down to the right, straight ahead up to the right."""
+    view = G.view(G.setup(3, {}, 21), None)
+    with app.test_request_context(), drawing_in("en"):
+        svg = str(ClimbersHelpers().build_picture(view, 2, sitting, "Step 2"))
+        place = ClimbersHelpers().build_words(view, 2, sitting).place
+    (x1, y1), (x2, y2) = drawn_at(svg, "F1"), drawn_at(svg, "F2")
+    right_x, right_y, ahead_x, ahead_y = x2 - x1 > 0, y2 - y1 > 0, x2 - x1 > 0, y2 - y1 < 0
+    if second in ("right", "left"):
+        assert (right_x and right_y) == (second == "right"), svg
+        assert f"against the {second} side" in place
+    else:
+        assert (ahead_x and ahead_y) == (second == "farther"), svg
+        assert ("far side" if second == "farther" else "near side") in place

@@ -6,22 +6,66 @@
 
   let wakeLock = null;
   let wasMyTurn = null;
+  // Where the Wake Lock API is missing (a page served over plain http on the local network
+  // is not a secure context), NoSleep's silent looping video keeps the screen on instead.
+  // Its script is fetched only there, once a game is on, and the video starts on a tap.
+  let noSleep = null;
+  let noSleepAsked = false;
 
   function status() {
     return document.getElementById("status");
   }
 
-  async function keepAwake() {
+  function playing() {
     const s = status();
-    const playing = s && s.dataset.status === "playing";
-    if (!playing || document.hidden || !("wakeLock" in navigator)) return;
+    return Boolean(s) && s.dataset.status === "playing";
+  }
+
+  function loadNoSleep() {
+    const main = document.querySelector("[data-no-sleep]");
+    if (noSleepAsked || !main || "wakeLock" in navigator) return;
+    noSleepAsked = true;
+    const script = document.createElement("script");
+    script.src = main.dataset.noSleep;
+    script.onload = () => { noSleep = new window.NoSleep(); };
+    document.head.append(script);
+  }
+
+  async function keepAwake() {
+    if (!playing()) {
+      letSleep();
+      return;
+    }
+    if (document.hidden) {
+      // The browser stops the video of a hidden page: the next tap starts it again.
+      if (noSleep && noSleep.isEnabled) noSleep.disable();
+      return;
+    }
+    if (!("wakeLock" in navigator)) {
+      loadNoSleep();
+      return;
+    }
     if (wakeLock && !wakeLock.released) return;
     try {
       wakeLock = await navigator.wakeLock.request("screen");
     } catch (err) {
-      // Refused (battery saver, or a page served over plain http): the game goes on.
+      // Refused (battery saver): the game goes on.
       wakeLock = null;
     }
+  }
+
+  // The video may play only in answer to the player's own tap or key.
+  function keepAwakeOnTap() {
+    if (noSleep && !noSleep.isEnabled && playing() && !document.hidden) {
+      noSleep.enable().catch(() => {});  // refused: the game goes on
+    }
+  }
+
+  // The game is over: the phone may sleep again.
+  function letSleep() {
+    if (wakeLock && !wakeLock.released) wakeLock.release().catch(() => {});
+    wakeLock = null;
+    if (noSleep && noSleep.isEnabled) noSleep.disable();
   }
 
   function turnChanged() {
@@ -217,6 +261,8 @@
     focusSoon();
   });
   document.addEventListener("visibilitychange", keepAwake);
+  document.addEventListener("click", keepAwakeOnTap, true);
+  document.addEventListener("keydown", keepAwakeOnTap, true);
   document.addEventListener("htmx:ws:after:connection", () => document.body.classList.remove("offline"));
   document.addEventListener("htmx:ws:close", () => document.body.classList.add("offline"));
 })();

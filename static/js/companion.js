@@ -92,16 +92,29 @@
     }
   }
 
-  // The block being moved or placed stays in sight above the picker, which sticks to the
-  // bottom of the screen: the page scrolls just enough.
-  function keepPickInSight() {
+  // What a question is about stays in sight above the picker, which sticks to the bottom
+  // of the screen: the page scrolls just enough (and never past the first of them).
+  function bringIntoSight(elements) {
+    if (!elements.length) return;
     const picker = document.getElementById("picker");
-    const cells = [...document.querySelectorAll(".cl-map td.foot, .cl-map td.chosen")];
-    if (!picker || !cells.length) return;
-    const bottom = Math.max(...cells.map((td) => td.getBoundingClientRect().bottom));
-    const top = Math.min(...cells.map((td) => td.getBoundingClientRect().top));
-    const limit = picker.getBoundingClientRect().top - 8;
+    const sticky = picker && picker.offsetHeight && getComputedStyle(picker).position === "sticky";
+    const limit = (sticky ? picker.getBoundingClientRect().top : innerHeight) - 8;
+    const boxes = elements.map((el) => el.getBoundingClientRect());
+    const bottom = Math.max(...boxes.map((box) => box.bottom));
+    const top = Math.min(...boxes.map((box) => box.top));
     if (bottom > limit) window.scrollBy(0, Math.min(bottom - limit, Math.max(top - 8, 0)));
+  }
+
+  // The block being moved or placed (The Climbers), the stack being moved and the squares
+  // it may land on (Heuchel & Meuchel).
+  function keepPickInSight() {
+    bringIntoSight([...document.querySelectorAll(
+      ".cl-map td.foot, .cl-map td.chosen, .ladder .rung.chosen, .ladder .rung:has(.landing)")]);
+  }
+
+  // A page opens on the player's own things (Heuchel & Meuchel's stacks), not above them.
+  function openOnMine() {
+    bringIntoSight([...document.querySelectorAll("[data-open-here]")]);
   }
 
   // Focus follows the player's own taps and keys: to the next answer the move needs, else
@@ -252,7 +265,10 @@
               {source: cell, swap: "none"});
   });
 
-  document.addEventListener("DOMContentLoaded", refresh);
+  document.addEventListener("DOMContentLoaded", () => {
+    refresh();
+    openOnMine();
+  });
   document.addEventListener("htmx:after:swap", refresh);
   document.addEventListener("htmx:ws:after:message:incoming", refresh);
   document.addEventListener("htmx:before:request", () => { asking += 1; });

@@ -207,14 +207,7 @@
     acted = control;
   }, true);
 
-  // A page told to go elsewhere (the host freed this phone's seat): to the join page.
-  function follow() {
-    const go = document.querySelector("[data-go-to]");
-    if (go) location.replace(go.dataset.goTo);
-  }
-
   function refresh() {
-    follow();
     turnChanged();
     keepAwake();
     panMaps();

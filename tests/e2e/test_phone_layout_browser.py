@@ -139,10 +139,16 @@ def test_skyrunner_shows_the_offer_while_choosing_and_each_place_its_lane(
     seat = play_until(table, lambda view, legal: choose_sr(view, legal), choosing)
     phone = seated_page(browser, base, table, seat)
     expect(phone.locator("#private .cardbtn.playable").first).to_be_visible()
-    offer = phone.locator("#private .sr-offer-mine [data-card]")
+    # The offer is named in the question stuck to the foot of the screen: in view wherever
+    # the player scrolls to among their cards.
+    offer = phone.locator("#picker .sr-offer-q [data-card]")
     expect(offer).to_have_count(1)
     assert int(offer.get_attribute("data-card")) == table.view(seat)["view"]["offer"]["id"]
-    in_sight(phone, offer)
+    cards = phone.locator("#private .sr-hand .cardbtn")
+    for index in (0, cards.count() - 1):
+        cards.nth(index).evaluate("el => el.scrollIntoView({block: 'start'})")
+        found = box(offer)
+        assert found["y"] >= 0 and found["y"] + found["height"] <= 740, (index, found)
     phone.context.close()
 
     def climbing(seat: int, view: dict[str, Any], legal: list[dict[str, Any]]) -> bool:

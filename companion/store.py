@@ -102,7 +102,10 @@ class MatchRow:
 class LogRow:
     seq: int
     seat: int | None
-    kind: str  # "move", or "undo" (its move is {"undo": seq})
+    #: "move"; "undo" (its move is {"undo": seq}); or "seat", the host freeing a seat
+    #: ({"freed": seat, "name": …}) or letting a newcomer into it ({"admitted": seat,
+    #: "name": …, "was": the name of whoever the host freed from it, or None}).
+    kind: str
     move: dict[str, Any]
     client_move_id: str | None
     at: float
@@ -219,14 +222,28 @@ class Store:
         rows = self._read("SELECT seat, name, token_hash FROM seats WHERE code = ?", (code,))
         return {seat: (name, token_hash) for seat, name, token_hash in rows}
 
-    def take_seat(self, code: str, seat: int, name: str, token_hash: str) -> None:
+    def take_seat(self, code: str, seat: int, name: str, token_hash: str,
+                  said: tuple[int, LogRow] | None = None) -> None:
+        """Seat a player; ``said``: the log entry (match number, entry) that tells the
+        table, written in the same transaction."""
         self._write([(
             "INSERT INTO seats VALUES (?, ?, ?, ?)", (code, seat, name, token_hash),
-        )])
+        ), *self._log_statements(code, said)])
 
-    def free_seat(self, code: str, seat: int) -> None:
+    def free_seat(self, code: str, seat: int, said: tuple[int, LogRow] | None = None) -> None:
         self._write([("DELETE FROM seats WHERE code = ? AND seat = ?", (code, seat)),
-                     ("DELETE FROM sitting WHERE code = ? AND seat = ?", (code, seat))])
+                     ("DELETE FROM sitting WHERE code = ? AND seat = ?", (code, seat)),
+                     *self._log_statements(code, said)])
+
+    @staticmethod
+    def _log_statements(code: str, said: tuple[int, LogRow] | None,
+                        ) -> list[tuple[str, tuple[Any, ...]]]:
+        if said is None:
+            return []
+        no, one = said
+        return [("INSERT INTO log VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                 (code, no, one.seq, one.seat, one.kind, json.dumps(one.move),
+                  one.client_move_id, one.at))]
 
     def sitting(self, code: str) -> dict[int, str]:
         """Seat number → where the table screen is from that seat."""
@@ -272,11 +289,8 @@ class Store:
         record the match's end (``outcome``) or, for an undo that takes the end back, clear
         it (``reopen``)."""
         entries = entry if isinstance(entry, list) else [entry]
-        statements: list[tuple[str, tuple[Any, ...]]] = [(
-            "INSERT INTO log VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (code, no, one.seq, one.seat, one.kind, json.dumps(one.move),
-             one.client_move_id, one.at),
-        ) for one in entries]
+        statements = [statement for one in entries
+                      for statement in self._log_statements(code, (no, one))]
         if outcome is not None:
             statements.append((
                 "UPDATE matches SET ended_at = ?, outcome = ? WHERE code = ? AND no = ?",

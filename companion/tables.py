@@ -268,11 +268,26 @@ class Table:
     def unseen(self, entry: LogRow, viewer: int | None) -> bool:
         """Whether ``viewer`` may not learn that this entry was made (see
         ``Game.redact_move``); an undo is unseen when the move it takes back is."""
+        if entry.kind == "seat":
+            return False
         if entry.kind == "undo":
             target = next((e for e in self.log if e.seq == entry.move["undo"]), None)
             return target is not None and self.unseen(target, viewer)
         return self.game.redact_move(self.befores[entry.seq], entry.mover, entry.move,
                                      viewer) is None
+
+    def said(self, move: dict[str, Any]) -> tuple[int, LogRow] | None:
+        """A host's action on a seat as the next entry of the match's log (None before the
+        first match: the lobby has no log)."""
+        match = self.match
+        if match is None:
+            return None
+        return match.no, LogRow(self.seq + 1, None, "seat", move, None, now())
+
+    def freed_from(self, seat: int) -> str | None:
+        """The name of whoever the host last freed from ``seat`` during this match."""
+        return next((entry.move["name"] for entry in reversed(self.log)
+                     if entry.kind == "seat" and entry.move.get("freed") == seat), None)
 
     def begin(self, initial: State) -> None:
         """A new match from ``initial``: an empty log, and nothing kept of the last one."""
@@ -348,6 +363,8 @@ class Table:
             item["move"] = move
             item["undone"] = entry.seq in undone
             item["effects"] = self.effects.get(entry.seq, [])
+        elif entry.kind == "seat":
+            item.update(entry.move)
         elif self.unseen(entry, viewer):
             return None
         else:
@@ -423,7 +440,7 @@ class Tables:
             after = table.game.apply(before, entry.mover, entry.move)
             table.effects[entry.seq] = after.get("effects", [])
             table.steps.append(Step(entry, before, after))
-        else:
+        elif entry.kind == "undo":
             table.steps.pop()
 
     # --- creating and joining --------------------------------------------------------
@@ -545,7 +562,12 @@ class Tables:
                 raise TableError("table.no-such-request")
             if request.seat in table.seats:
                 raise TableError("table.seat-taken", seat=request.seat)
-            self.store.take_seat(table.code, request.seat, request.name, request.token_hash)
+            said = table.said({"admitted": request.seat, "name": request.name,
+                               "was": table.freed_from(request.seat)})
+            self.store.take_seat(table.code, request.seat, request.name, request.token_hash,
+                                 said)
+            if said:
+                table.log.append(said[1])
             table.seats[request.seat] = (request.name, request.token_hash)
             table.requests = {key: other for key, other in table.requests.items()
                               if other.seat != request.seat}
@@ -573,7 +595,10 @@ class Tables:
             self._open(table)
             if seat not in table.seats:
                 raise TableError("table.seat-free", seat=seat)
-            self.store.free_seat(table.code, seat)
+            said = table.said({"freed": seat, "name": table.name(seat)})
+            self.store.free_seat(table.code, seat, said)
+            if said:
+                table.log.append(said[1])
             del table.seats[seat]
             table.sitting.pop(seat, None)
         if self.listener:

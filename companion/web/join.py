@@ -30,10 +30,13 @@ def by_code() -> Response | tuple[str, int]:
 @bp.get("/j/<code>")
 def form(code: str) -> Response | str:
     table = table_or_404(code)
-    if table.seat_of(seat_token(request, table.code)) is not None:
+    token = seat_token(request, table.code)
+    if table.seat_of(token) is not None:
         return redirect(url_for("phone.play", code=table.code), code=303)
+    # A seat cookie that names no seat: this phone's seat was freed by the host.
     return render_template("join.html", code=table.code, game_name=game_name(table.row.game),
-                           game_id=table.row.game, seats=seats_context(table), notice=None)
+                           game_id=table.row.game, seats=seats_context(table), notice=None,
+                           freed=bool(token))
 
 
 @bp.post("/j/<code>")

@@ -147,7 +147,8 @@ def screen_context(table: Table, is_host: bool) -> dict[str, Any]:
         context.update(last_move_context(table))
     url = join_url(table.code)
     context.update(join_url=url,
-                   requests=[{"id": r.id, "seat": r.seat, "name": r.name}
+                   requests=[{"id": r.id, "seat": r.seat, "name": r.name,
+                              "was": table.freed_from(r.seat)}
                              for r in table.requests.values()] if is_host else [],
                    night=current_app.extensions["tables"].finished_tonight(
                        current_app.config["NIGHT_HOURS"]),

@@ -10,10 +10,12 @@ from werkzeug.exceptions import HTTPException
 from companion.web.hosts import host_allowed
 from companion.web.responses import refusal_response
 
+#: ``media-src data:``: the video that keeps a phone awake over plain http (NoSleep's) is
+#: carried in its script as data URIs.
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
-    "form-action 'self'; frame-ancestors 'none'"
+    "media-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 
 #: HTTP status → the platform clause that explains it.

@@ -6,22 +6,66 @@
 
   let wakeLock = null;
   let wasMyTurn = null;
+  // Where the Wake Lock API is missing (a page served over plain http on the local network
+  // is not a secure context), NoSleep's silent looping video keeps the screen on instead.
+  // Its script is fetched only there, once a game is on, and the video starts on a tap.
+  let noSleep = null;
+  let noSleepAsked = false;
 
   function status() {
     return document.getElementById("status");
   }
 
-  async function keepAwake() {
+  function playing() {
     const s = status();
-    const playing = s && s.dataset.status === "playing";
-    if (!playing || document.hidden || !("wakeLock" in navigator)) return;
+    return Boolean(s) && s.dataset.status === "playing";
+  }
+
+  function loadNoSleep() {
+    const main = document.querySelector("[data-no-sleep]");
+    if (noSleepAsked || !main || "wakeLock" in navigator) return;
+    noSleepAsked = true;
+    const script = document.createElement("script");
+    script.src = main.dataset.noSleep;
+    script.onload = () => { noSleep = new window.NoSleep(); };
+    document.head.append(script);
+  }
+
+  async function keepAwake() {
+    if (!playing()) {
+      letSleep();
+      return;
+    }
+    if (document.hidden) {
+      // The browser stops the video of a hidden page: the next tap starts it again.
+      if (noSleep && noSleep.isEnabled) noSleep.disable();
+      return;
+    }
+    if (!("wakeLock" in navigator)) {
+      loadNoSleep();
+      return;
+    }
     if (wakeLock && !wakeLock.released) return;
     try {
       wakeLock = await navigator.wakeLock.request("screen");
     } catch (err) {
-      // Refused (battery saver, or a page served over plain http): the game goes on.
+      // Refused (battery saver): the game goes on.
       wakeLock = null;
     }
+  }
+
+  // The video may play only in answer to the player's own tap or key.
+  function keepAwakeOnTap() {
+    if (noSleep && !noSleep.isEnabled && playing() && !document.hidden) {
+      noSleep.enable().catch(() => {});  // refused: the game goes on
+    }
+  }
+
+  // The game is over: the phone may sleep again.
+  function letSleep() {
+    if (wakeLock && !wakeLock.released) wakeLock.release().catch(() => {});
+    wakeLock = null;
+    if (noSleep && noSleep.isEnabled) noSleep.disable();
   }
 
   function turnChanged() {
@@ -48,16 +92,29 @@
     }
   }
 
-  // The block being moved or placed stays in sight above the picker, which sticks to the
-  // bottom of the screen: the page scrolls just enough.
-  function keepPickInSight() {
+  // What a question is about stays in sight above the picker, which sticks to the bottom
+  // of the screen: the page scrolls just enough (and never past the first of them).
+  function bringIntoSight(elements) {
+    if (!elements.length) return;
     const picker = document.getElementById("picker");
-    const cells = [...document.querySelectorAll(".cl-map td.foot, .cl-map td.chosen")];
-    if (!picker || !cells.length) return;
-    const bottom = Math.max(...cells.map((td) => td.getBoundingClientRect().bottom));
-    const top = Math.min(...cells.map((td) => td.getBoundingClientRect().top));
-    const limit = picker.getBoundingClientRect().top - 8;
+    const sticky = picker && picker.offsetHeight && getComputedStyle(picker).position === "sticky";
+    const limit = (sticky ? picker.getBoundingClientRect().top : innerHeight) - 8;
+    const boxes = elements.map((el) => el.getBoundingClientRect());
+    const bottom = Math.max(...boxes.map((box) => box.bottom));
+    const top = Math.min(...boxes.map((box) => box.top));
     if (bottom > limit) window.scrollBy(0, Math.min(bottom - limit, Math.max(top - 8, 0)));
+  }
+
+  // The block being moved or placed (The Climbers), the stack being moved and the squares
+  // it may land on (Heuchel & Meuchel).
+  function keepPickInSight() {
+    bringIntoSight([...document.querySelectorAll(
+      ".cl-map td.foot, .cl-map td.chosen, .ladder .rung.chosen, .ladder .rung:has(.landing)")]);
+  }
+
+  // A page opens on the player's own things (Heuchel & Meuchel's stacks), not above them.
+  function openOnMine() {
+    bringIntoSight([...document.querySelectorAll("[data-open-here]")]);
   }
 
   // Focus follows the player's own taps and keys: to the next answer the move needs, else
@@ -150,14 +207,7 @@
     acted = control;
   }, true);
 
-  // A page told to go elsewhere (the host freed this phone's seat): to the join page.
-  function follow() {
-    const go = document.querySelector("[data-go-to]");
-    if (go) location.replace(go.dataset.goTo);
-  }
-
   function refresh() {
-    follow();
     turnChanged();
     keepAwake();
     panMaps();
@@ -208,7 +258,10 @@
               {source: cell, swap: "none"});
   });
 
-  document.addEventListener("DOMContentLoaded", refresh);
+  document.addEventListener("DOMContentLoaded", () => {
+    refresh();
+    openOnMine();
+  });
   document.addEventListener("htmx:after:swap", refresh);
   document.addEventListener("htmx:ws:after:message:incoming", refresh);
   document.addEventListener("htmx:before:request", () => { asking += 1; });
@@ -217,6 +270,8 @@
     focusSoon();
   });
   document.addEventListener("visibilitychange", keepAwake);
+  document.addEventListener("click", keepAwakeOnTap, true);
+  document.addEventListener("keydown", keepAwakeOnTap, true);
   document.addEventListener("htmx:ws:after:connection", () => document.body.classList.remove("offline"));
   document.addEventListener("htmx:ws:close", () => document.body.classList.add("offline"));
 })();

@@ -10,13 +10,16 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from support.browser import PHONE
 
-#: Counts the phone's calls to the vibration and wake lock APIs (headless Chromium has
-#: neither a motor nor a screen to keep on).
+#: Counts the phone's calls to the vibration and wake lock APIs, and the locks released
+#: (headless Chromium has neither a motor nor a screen to keep on).
 RECORD_DEVICE_CALLS = """
-window.__vibrations = 0; window.__wakeLocks = 0;
+window.__vibrations = 0; window.__wakeLocks = 0; window.__wakeReleases = 0;
 navigator.vibrate = () => { window.__vibrations += 1; return true; };
 Object.defineProperty(navigator, "wakeLock", {configurable: true, value: {
-  request: async () => { window.__wakeLocks += 1; return {released: false}; }}});
+  request: async () => {
+    window.__wakeLocks += 1;
+    return {released: false, async release() { this.released = true; window.__wakeReleases += 1; }};
+  }}});
 """
 
 

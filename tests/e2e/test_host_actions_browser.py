@@ -1,6 +1,6 @@
 """The host's actions on the table screen, in Chromium: each opens a confirmation first; a
-freed phone is told at once and goes back to the join page; the rules page leads back to
-the table screen."""
+freed phone is told so in words, with one tap back to the join page, and the log says whose
+seat was freed; the rules page leads back to the table screen."""
 
 from __future__ import annotations
 
@@ -41,13 +41,20 @@ def test_the_host_frees_a_seat_and_undoes_after_confirming(browser, live_server)
     expect(screen.locator("#screen-head")).to_have_attribute("data-seq", "2")
     assert table.view()["view"]["turn"] == 0  # the move is taken back
 
-    # Free a seat: the first tap only asks; the phone is told at once, and goes back to
-    # the join page, where the seat is free again.
+    # Free a seat: the first tap only asks; the phone is told at once, in words, and shows
+    # nothing else but the way back in: one tap to the join page, where the seat is free.
     free = screen.locator("#host-free")
     expect(free.locator("button[data-seat='1']")).to_be_hidden()
     free.locator("summary").click()
     free.locator("button[data-seat='1']").click()
-    expect(phone).to_have_url(re.compile(rf"/j/{table.code}$"), timeout=10_000)
+    expect(phone.locator("#status")).to_contain_text("The host freed your seat")
+    expect(phone.locator("#private")).to_be_hidden()
+    expect(screen.locator("#log")).to_contain_text("The host freed Ben’s seat.")
+    phone.wait_for_timeout(300)
+    expect(phone).to_have_url(re.compile(rf"/t/{table.code}/play$"))  # it stays to say so
+    phone.get_by_role("link", name="Join the table again").click()
+    expect(phone).to_have_url(re.compile(rf"/j/{table.code}$"))
+    expect(phone.locator("#freed")).to_contain_text("The host freed your seat")
     expect(phone.locator("body")).to_contain_text("Seat 2")
     expect(screen.locator('#seats li[data-seat="1"]')).to_contain_text("free seat")
 

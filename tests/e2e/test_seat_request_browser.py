@@ -40,7 +40,7 @@ def test_a_newcomer_waits_until_the_host_lets_them_into_a_freed_seat(browser, li
 
     # The table screen shows the request by itself (a push), and only there is it answered.
     request = screen.locator("#requests")
-    expect(request).to_contain_text("Ben asks for seat 2 and its cards.", timeout=10_000)
+    expect(request).to_contain_text("Ben asks for Ben’s seat and its cards.", timeout=10_000)
     assert 1 not in app.extensions["tables"].get(table.code).seats
     request.get_by_role("button", name="Let Ben in").click()
 
@@ -50,5 +50,9 @@ def test_a_newcomer_waits_until_the_host_lets_them_into_a_freed_seat(browser, li
     assert app.extensions["tables"].get(table.code).name(1) == "Ben"
     expect(newcomer.locator("#private")).to_be_visible()
     expect(screen.locator("#requests")).not_to_contain_text("Ben asks")
+    # Both host actions are in the log, in words, on the screen and on the phone.
+    for page in (screen, newcomer):
+        expect(page.locator("#log")).to_contain_text("The host let Ben into Ben’s seat.")
+        expect(page.locator("#log")).to_contain_text("The host freed Ben’s seat.")
     laptop.close()
     newcomer_context.close()

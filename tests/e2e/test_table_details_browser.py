@@ -31,7 +31,7 @@ def test_no_phone_page_is_wider_than_the_phone(browser, live_server, game):
         page.context.close()
 
 
-def test_the_climb_grid_numbers_its_lanes(browser, live_server):
+def test_each_place_the_climber_can_reach_names_its_lane(browser, live_server):
     app, base = live_server["app"], live_server["base"]
     table = ApiTable(app.test_client(), game="skyrunner", players=3, seed=2).join_all()
     table.start(first_seat=0)
@@ -53,7 +53,7 @@ def test_the_climb_grid_numbers_its_lanes(browser, live_server):
     for index in range(places.count()):
         place = places.nth(index)
         lane = place.get_attribute("data-lane")
-        assert place.locator("xpath=..").locator(".lane-no").inner_text() == lane
+        assert place.locator(".reach-lane").inner_text() == f"Lane {lane}"
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.context.close()
 

@@ -123,3 +123,19 @@ def test_the_vendored_htmx_is_the_version_the_lock_names():
     lock = json.loads((VENDOR / "vendor.json").read_text())["htmx.org"]
     declared = re.search(r'this\.version="([^"]+)"', (VENDOR / "htmx.min.js").read_text())
     assert declared is not None and declared.group(1) == lock["version"]
+
+
+def test_the_vendored_nosleep_is_the_version_the_lock_names():
+    lock = json.loads((VENDOR / "vendor.json").read_text())["nosleep.js"]
+    declared = re.search(r"NoSleep\.min\.js v(\S+)", (VENDOR / "NoSleep.min.js").read_text())
+    assert declared is not None and declared.group(1) == lock["version"]
+
+
+def test_the_keep_awake_script_is_no_part_of_a_phones_first_load(app):
+    """NoSleep's script (17 KB, its videos inline) is fetched by companion.js only where the
+    Wake Lock API is missing: the page names it, and loads it not."""
+    phone, code = seated_phone(app, "seventh-heaven")
+    html = phone.get(f"/t/{code}/play").get_data(as_text=True)
+    assert "NoSleep.min.js" not in "".join(ASSET.findall(html))
+    lazy = re.search(r'data-no-sleep="([^"]+)"', html)
+    assert lazy is not None and phone.get(lazy.group(1).replace("&amp;", "&")).status_code == 200

@@ -279,3 +279,21 @@ def test_a_long_rank_name_is_drawn_whole_in_french(client):
         raise AssertionError("no long rank name came on top in 120 moves")
     assert "Cracheur de feu" in page and "Cracheu." not in page
     assert 'textLength="42" lengthAdjust="spacingAndGlyphs">Cracheur de feu</text>' in page
+
+
+def test_a_start_stack_being_built_names_its_top_card(client):
+    """Set-up: the phone's start stacks show their top card first, marked, the one that
+    'Take back the top card' takes."""
+    table = ApiTable(client, game=GAME, players=3, seed=SEED).join_all()
+    table.start(first_seat=0)
+    for _ in range(4):  # the column, then three cards
+        moves = table.moves(0)
+        assert table.post_move(0, choose(table.view(0)["view"], moves)).status_code == 200
+    mine = table.view(0)["view"]["mine"]
+    assert mine
+    phone = client.application.test_client()
+    phone.set_cookie(f"seat_{table.code}", table.tokens[0])
+    page = phone.get(f"/t/{table.code}/play").get_data(as_text=True)
+    tops = re.findall(r'<span class="on-top">top <span class="hm-card[^"]*" data-card="(\d+)"',
+                      page)
+    assert sorted(map(int, tops)) == sorted(stack["cards"][-1]["id"] for stack in mine)

@@ -200,6 +200,7 @@
     const h = UNIT * 2.6;
     const w = UNIT * 0.55;
     const ink = DARK.has(f.colour) ? "#fff" : "#111";
+    if (cam.frame.track) cam.frame.y0 = Math.min(cam.frame.y0, sy - h * 0.85 - UNIT * 0.7);
     const body = `M${r1(sx - w)} ${r1(sy)}q0 ${r1(-h * 0.55)} ${r1(w * 0.45)} ${r1(-h * 0.7)}h${r1(w * 1.1)}q${r1(w * 0.45)} ${r1(h * 0.15)} ${r1(w * 0.45)} ${r1(h * 0.7)}z`;
     return `<g class="cl-pawn" data-seat="${f.seat}"><title>${esc(f.name)}</title>` +
       `<path d="${body}" fill="${FILL[f.colour]}" stroke="#fff" stroke-width="3" paint-order="stroke"/>` +
@@ -304,7 +305,7 @@
     // the frame: the tower and its figures (the table may run past it), and a margin
     const f = cam.frame;
     const m = UNIT * 0.8;
-    svg.setAttribute("viewBox", `${r1(f.x0 - m)} ${r1(f.y0 - 3.2 * UNIT)} ${r1(f.x1 - f.x0 + 2 * m)} ${r1(f.y1 - f.y0 + 3.2 * UNIT + m)}`);
+    svg.setAttribute("viewBox", `${r1(f.x0 - m)} ${r1(f.y0 - m)} ${r1(f.x1 - f.x0 + 2 * m)} ${r1(f.y1 - f.y0 + 2 * m)}`);
   }
 
   // --- the views on the page -----------------------------------------------------------

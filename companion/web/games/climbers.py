@@ -13,7 +13,7 @@ from flask_babel import gettext as _
 
 from companion.games.climbers import Climbers
 from companion.games.climbers.data import BLOCKS, SEED
-from companion.games.climbers.geometry import shape
+from companion.games.climbers.geometry import parse_square, shape
 from companion.i18n import current_lang
 from companion.web.games import climbers_ask, climbers_tower
 from companion.web.games.climbers_words import Words, placed_block
@@ -106,6 +106,21 @@ class ClimbersHelpers:
     def words(self) -> Words:
         """Blocks and squares in the players' words, in the reader's language."""
         return Words(self.colour, self.kind)
+
+    def standing_on(self, view: dict[str, Any], place: Any) -> dict[str, Any] | None:
+        """The block whose top a figure stands on at ``place`` ("x,y"), or None."""
+        square = parse_square(place)
+        if square is None:
+            return None
+        for block in view.get("blocks") or []:
+            if block["x"] <= square[0] < block["x"] + block["w"] and \
+                    block["y"] <= square[1] < block["y"] + block["d"] and \
+                    not any(other["z"] >= block["z"] + block["h"]
+                            and other["x"] <= square[0] < other["x"] + other["w"]
+                            and other["y"] <= square[1] < other["y"] + other["d"]
+                            for other in view.get("blocks") or []):
+                return dict(block)
+        return None
 
     def placed_block(self, view: dict[str, Any], block_id: Any) -> dict[str, Any] | None:
         return placed_block(view, block_id)

@@ -144,6 +144,15 @@ def _settled(left: list[Move], present: list[Any], values: list[Any]) -> list[Mo
             for key in (values if plain else _typed(values))]
 
 
+def back(chosen: dict[str, Any], riders: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The pick one choice back: without the last value chosen, and without the ``riders``
+    answered together with it (a game's tap may answer several questions at once)."""
+    keys = list(chosen)
+    while keys and keys[-1] in riders:
+        keys.pop()
+    return {key: chosen[key] for key in keys[:-1]}
+
+
 def parse_chosen(raw: str | None) -> dict[str, Any]:
     """The ``pick`` query parameter: a JSON object of the values chosen so far."""
     if not raw:

@@ -19,7 +19,7 @@ from companion.tables import SCREEN_SIDES, Table
 from companion.web.clauses import clause_source_markup, clause_text, source_markup
 from companion.web.games.spec import registered, spec_of
 from companion.web.memo import Call
-from companion.web.picker import Pick, narrow
+from companion.web.picker import Pick, back, narrow
 
 SEAT_COLOURS = ("#e4572e", "#2e86ab", "#f3a712", "#7b2cbf", "#29bf12", "#d81159")
 LOG_TAIL = 12
@@ -84,6 +84,8 @@ def pick_context(table: Table, seat: int, moves: list[dict[str, Any]],
         "chosen_json": json.dumps(chosen, separators=(",", ":")),
         "confirm": confirm,
         "next_pick": Call(lambda key, value: pick_json(chosen, **{key: value}), chosen),
+        "back_json": pick_json(back(chosen, getattr(registered()[table.row.game].helpers,
+                                                    "riders", ()))),
     }
 
 

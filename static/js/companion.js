@@ -1,5 +1,5 @@
 // The little a phone needs beyond htmx: keep the screen awake while a game is on, vibrate
-// when it becomes this phone's turn, and pan a wide map to what matters. No inline script
+// when it becomes this phone's turn, and move the focus with the player's own taps. No inline script
 // anywhere (strict CSP).
 (() => {
   "use strict";
@@ -77,21 +77,6 @@
     document.body.classList.toggle("my-turn", mine);
   }
 
-  // A map wider than the phone (The Climbers' tower) opens on the squares the question
-  // lights up, else on this phone's own figure.
-  function panMaps() {
-    for (const frame of document.querySelectorAll(".cl-map-frame")) {
-      if (frame.scrollWidth <= frame.clientWidth) continue;
-      const lit = [...frame.querySelectorAll("td.lit")];
-      const me = frame.closest("[data-me]")?.dataset.me;
-      const focus = lit.length ? lit : [...frame.querySelectorAll(`td:has(.cl-fig[data-seat="${me}"])`)];
-      if (!focus.length) continue;
-      const left = Math.min(...focus.map((td) => td.offsetLeft));
-      const right = Math.max(...focus.map((td) => td.offsetLeft + td.offsetWidth));
-      frame.scrollLeft = (left + right) / 2 - frame.clientWidth / 2;
-    }
-  }
-
   // What a question is about stays in sight above the picker, which sticks to the bottom
   // of the screen: the page scrolls just enough (and never past the first of them).
   function bringIntoSight(elements) {
@@ -105,11 +90,9 @@
     if (bottom > limit) window.scrollBy(0, Math.min(bottom - limit, Math.max(top - 8, 0)));
   }
 
-  // The block being moved or placed (The Climbers), the stack being moved and the squares
-  // it may land on (Heuchel & Meuchel).
+  // Heuchel & Meuchel's stack being moved and the squares it may land on.
   function keepPickInSight() {
-    bringIntoSight([...document.querySelectorAll(
-      ".cl-map td.foot, .cl-map td.chosen, .ladder .rung.chosen, .ladder .rung:has(.landing)")]);
+    bringIntoSight([...document.querySelectorAll(".ladder .rung.chosen, .ladder .rung:has(.landing)")]);
   }
 
   // A page opens on the player's own things (Heuchel & Meuchel's stacks), not above them.
@@ -131,11 +114,14 @@
   // the panel), so a block just chosen stays where keepPickInSight put it.
   function show(el) {
     el.focus({preventScroll: true});
-    const r = el.getBoundingClientRect();
+    // a part of The Climbers' tower brings the whole tower into sight
+    const seen = el.closest("svg") || el;
+    const r = seen.getBoundingClientRect();
     const p = document.getElementById("picker");
     const limit = p && !p.contains(el) && getComputedStyle(p).position === "sticky"
       ? p.getBoundingClientRect().top : innerHeight;
-    if (r.top < 0 || r.bottom > limit) el.scrollIntoView({block: "nearest"});
+    if (r.top < 0) window.scrollBy(0, r.top - 12);
+    else if (r.bottom > limit) window.scrollBy(0, Math.min(r.bottom - limit + 12, r.top - 12));
   }
   function focusStatus() {
     const s = status();
@@ -147,7 +133,7 @@
     const candidates = [
       picker && picker.querySelector("[data-confirm-move]"),
       picker && picker.querySelector(".options button, .options input, .cl-step-nav button"),
-      document.querySelector("#private .playable, .cl-map td.lit button, button.reach, button.landing, .rung button.playable"),
+      document.querySelector("#private .playable, svg.cl-3d [role=button], button.reach, button.landing, .rung button.playable"),
       picker && picker.querySelector("button"),
     ];
     return candidates.find(focusable) || null;
@@ -179,27 +165,6 @@
     document.documentElement.style.scrollPaddingBottom = h ? `${h + 8}px` : "";
   }
 
-  // The Climbers' greyed blocks answer "why not?" to keys as to taps: one stop a block.
-  function greyedBlocksByKeyboard() {
-    const seen = new Set();
-    for (const sq of document.querySelectorAll(".cl-map[data-ask=block] td:not(.lit):not(.bare) .sq[data-block]")) {
-      const first = !seen.has(sq.dataset.block);
-      seen.add(sq.dataset.block);
-      if (!first) continue;
-      sq.tabIndex = 0;
-      sq.role = "button";
-      sq.ariaDisabled = "true";
-    }
-  }
-
-  document.addEventListener("keydown", (event) => {
-    if (event.key !== "Enter" && event.key !== " ") return;
-    const sq = event.target.closest && event.target.closest(".cl-map .sq[role=button]");
-    if (!sq) return;
-    event.preventDefault();
-    sq.click();
-  });
-
   document.addEventListener("click", (event) => {
     const control = event.target.closest("button, [role=button], a");
     if (!control || !control.closest(".phone-main")) return;
@@ -210,9 +175,7 @@
   function refresh() {
     turnChanged();
     keepAwake();
-    panMaps();
     keepPickInSight();
-    greyedBlocksByKeyboard();
     padForPanel();
     focusSoon();
   }
@@ -232,30 +195,6 @@
     const back = refused && refused.isConnected ? refused : nextAnswer();
     refused = null;
     if (back) show(back); else focusStatus();
-  });
-
-  // The Climbers' map: a greyed square or block, tapped, asks why it can't be chosen. One
-  // listener for the whole map keeps its hundreds of squares free of per-square addresses.
-  document.addEventListener("click", (event) => {
-    const cell = event.target.closest(".cl-map[data-why] td:not(.lit):not(.bare)");
-    if (!cell || !window.htmx) return;
-    const map = cell.closest(".cl-map");
-    let value;
-    if (map.dataset.ask === "block") {
-      const block = cell.querySelector("[data-block]");
-      if (!block) return;
-      value = block.dataset.block;
-    } else {
-      value = cell.id.slice("map-".length).replaceAll("m", "-").replace("_", ",");
-    }
-    const pick = JSON.parse(map.dataset.chosen || "{}");
-    if (map.dataset.ask === "x") {  // where a block would go: the square's x and y
-      [pick.x, pick.y] = value.split(",").map(Number);
-    } else {
-      pick[map.dataset.ask] = value;
-    }
-    htmx.ajax("GET", `${map.dataset.why}?pick=${encodeURIComponent(JSON.stringify(pick))}`,
-              {source: cell, swap: "none"});
   });
 
   document.addEventListener("DOMContentLoaded", () => {

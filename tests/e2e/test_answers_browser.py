@@ -63,19 +63,32 @@ def test_a_skyrunner_card_that_cannot_be_chosen_says_why(browser, live_server):
     assert in_view(page, "#notice")
 
 
-def test_a_greyed_square_of_the_climbers_map_says_why(browser, live_server):
+def test_a_greyed_block_of_the_climbers_tower_says_why(browser, live_server):
     app, base = live_server["app"], live_server["base"]
     table = ApiTable(app.test_client(), game="climbers", players=3, seed=2).join_all()
     table.start(first_seat=0)
     table.finish_building()
     seat, moves = table.seat_to_move()
-    assert any(move["type"] == "walk" for move in moves)
+    assert any(move["type"] == "block" for move in moves)
     page = seated_page(browser, base, table, seat)
-    page.locator("#picker button.option[data-value='walk']").click()
-    expect(page.locator(".cl-map[data-ask='to']")).to_have_count(1)
-    greyed = page.locator(".cl-map[data-ask='to'] td:not(.lit):not(.bare)")
+    page.locator("#picker button.option[data-value='block']").click()
+    expect(page.locator("#picker")).to_have_attribute("data-key", "block")
+    greyed = page.locator("#cl-v-me g.cl-b:not(.lit)")
     assert greyed.count() >= 1
-    greyed.first.click()
+    page.locator("#cl-v-me").scroll_into_view_if_needed()
+    point = page.evaluate("""() => {
+      for (const g of document.querySelectorAll("#cl-v-me g.cl-b:not(.lit)")) {
+        const r = g.getBoundingClientRect();
+        for (let i = 1; i < 8; i++) for (let j = 1; j < 8; j++) {
+          const x = r.left + r.width * i / 8, y = r.top + r.height * j / 8;
+          const el = document.elementFromPoint(x, y);
+          if (el && g.contains(el)) return [x, y];
+        }
+      }
+      return null;
+    }""")
+    assert point is not None
+    page.mouse.click(*point)
     expect(page.locator("#notice")).to_have_attribute("data-rule", re.compile(r"^cl\."))
     assert in_view(page, "#notice")
 

@@ -10,20 +10,20 @@ import statistics
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from companion.games.climbers import Climbers
-from companion.web.games.climbers_picture import PALETTE
+from companion.games.climbers.geometry import Tower, hidden
 from support.browser import PHONE
+from support.cl_strategy import climbing_block_move
 from tests.conftest import ApiTable
 from tests.e2e.phones import (
     no_horizontal_scroll,
     seated_page,
     seq_of,
     start_table,
-    tap_through,
 )
-from tests.web.test_climbers_api import choose as choose_to_climb
+from tests.web.test_palette import tower_fills
 
 pytestmark = pytest.mark.e2e
 NAMES = ("Ana", "Ben")
@@ -38,24 +38,31 @@ def height_of(view: dict[str, Any], place: str) -> int:
     return next(cell["height"] for cell in view["cells"] if (cell["x"], cell["y"]) == (x, y))
 
 
-def choose(state: dict[str, Any], seat: int) -> dict[str, Any]:
-    """In the first round each player climbs as high as a walk takes them, the first player
-    moves a block and the second lays their blocking stone; after that everyone passes, so
-    a round goes by without a new top and the first player's last chance fails."""
+def choose(state: dict[str, Any], seat: int, seen: set[str]) -> dict[str, Any]:
+    """In the first two rounds each player climbs as high as a walk takes them and moves a
+    block that helps them climb (the first player some block in any case), and the second
+    lays their blocking stone; after that everyone passes, so a round goes by without a new
+    top and the first player's last chance fails. Like a player, it moves a block it sees
+    (``seen``) where it can."""
     moves = G.legal_moves(state, seat)
     view = G.view(state, seat)
     kinds = {move["type"] for move in moves}
     if "built" in kinds:
         return {"type": "built"}
     first_round = state["round"] == 1
+    early = state["round"] <= 2
     here = view["figures"][str(seat)]["height"]
     walks = [m for m in moves if m["type"] == "walk"
-             and height_of(view, m["to"]) > here and first_round]
+             and height_of(view, m["to"]) > here and early]
     if walks:
         return max(walks, key=lambda m: (height_of(view, m["to"]), m["ladders"] == "", m["to"]))
     if state["step"] == "before":
-        blocks = [m for m in moves if m["type"] == "block"]
-        if first_round and seat == 0 and blocks:
+        blocks = [m for m in moves if m["type"] == "block" and m["block"] in seen] or \
+            [m for m in moves if m["type"] == "block"]
+        helps = climbing_block_move(view, seat, blocks) if early else None
+        if helps is not None:
+            return helps
+        if early and blocks:
             return blocks[len(blocks) // 2]
         return {"type": "pass"}
     stones = [m for m in moves if m["type"] == "stone"]
@@ -64,28 +71,85 @@ def choose(state: dict[str, Any], seat: int) -> dict[str, Any]:
     return {"type": "end"}
 
 
-def tap_move(page: Page, move: dict[str, Any]) -> int:
-    """Tap through the picker as a player does: squares and blocks on the height map, the
-    rest among the picker's buttons."""
-    private = page.locator("#private")
+#: A point where the element ``sel`` is what the browser hits (nothing drawn over it),
+#: in the viewport, or null.
+SEEN_AT = """(sel) => {
+  const el = document.querySelector(sel);
+  if (!el) return null;
+  const r = el.getBoundingClientRect();
+  for (let i = 1; i < 16; i++) for (let j = 1; j < 16; j++) {
+    const x = r.left + r.width * i / 16, y = r.top + r.height * j / 16;
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+    const hit = document.elementFromPoint(x, y);
+    if (hit && (hit === el || el.contains(hit))) return [x, y];
+  }
+  return null;
+}"""
 
-    def target(key: str) -> Locator | None:
-        if key == "type" and move["type"] == "walk" and move["to"] != "table":
-            lit = private.locator(f"td.lit-reach [data-square='{move['to']}']")
-            return lit if lit.count() else None
-        if key == "type" and move["type"] == "block":
-            lit = private.locator(f"td.lit-block button[data-block='{move['block']}']").first
-            return lit if lit.count() else None
-        if key == "to":
-            return private.locator(f"[data-square='{move['to']}']")
-        if key == "block":
-            return private.locator(f"button[data-block='{move['block']}']").first
-        if key == "x":
-            return private.locator(f"button[data-square='{move['x']},{move['y']}']")
-        if key == "long" and move["long"] is None:
-            return private.locator("[data-long='none']")
-        return None
-    return tap_through(page, move, target)
+
+#: The blocks lit on the phone's tower that show from where it is turned now.
+SEEN_LIT = """() => [...document.querySelectorAll("#cl-v-me g.cl-b.lit")].filter((g) => {
+  const r = g.getBoundingClientRect();
+  for (let i = 1; i < 16; i++) for (let j = 1; j < 16; j++) {
+    const el = document.elementFromPoint(r.left + r.width * i / 16, r.top + r.height * j / 16);
+    if (el && g.contains(el)) return true;
+  }
+  return false;
+}).map((g) => g.dataset.block)"""
+
+
+def tap_seen(page: Page, selector: str) -> int:
+    """Tap ``selector`` where the tower shows it, turning the tower a quarter at a time
+    until it is in sight; returns the taps it took (the turns included)."""
+    for turns in range(4):
+        page.locator(selector).first.scroll_into_view_if_needed()
+        point = page.evaluate(SEEN_AT, selector)
+        if point is not None:
+            page.mouse.click(*point)
+            return turns + 1
+        page.locator("[data-turn-tower='90']").click()
+    raise AssertionError(f"{selector} is hidden from every side")
+
+
+def tower_target(move: dict[str, Any], key: str) -> str | None:
+    """What a player taps on the tower to answer ``key`` for ``move``, if anything."""
+    if move["type"] == "walk" and key in ("type", "to"):
+        if move["to"] == "table":
+            return "#private [data-square='table']"
+        return f"svg.cl-3d .cl-reach[data-square='{move['to']}']"
+    if (move["type"] == "block" and key in ("type", "block")) or \
+            (move["type"] == "stone" and key == "block"):
+        return f"svg.cl-3d g.cl-b.lit[data-block='{move['block']}']"
+    if key in ("x", "y", "long"):
+        return f"svg.cl-3d [data-ghost='{move['x']}_{move['y']}_{move['long'] or '-'}']"
+    return None
+
+
+def tap_move(page: Page, move: dict[str, Any]) -> int:
+    """Tap through the question as a player does: the blocks, tops and ghost blocks on the
+    tower where they are seen, the rest among the picker's buttons; returns the taps."""
+    picker = page.locator("#picker")
+    taps = 0
+    for _ in range(10):
+        confirm = picker.locator("form.confirm button[data-confirm-move]")
+        if confirm.count():
+            confirm.click()
+            return taps + 1
+        key = picker.get_attribute("data-key")
+        step = picker.get_attribute("data-step")
+        target = tower_target(move, key)
+        if target is not None and target.startswith("svg"):
+            taps += tap_seen(page, target)
+        else:
+            found = page.locator(target) if target else picker.locator(
+                f"button.option[data-value='{move[key]}']")
+            settles = found.get_attribute("data-confirm-move") is not None
+            found.click()
+            taps += 1
+            if settles:
+                return taps
+        expect(picker).not_to_have_attribute("data-step", step)
+    raise AssertionError(f"the phone never made {move}")
 
 
 def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, live_server):
@@ -97,7 +161,7 @@ def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, liv
     step = screen.locator("#cl-build-step")
     expect(step).to_contain_text(re.compile(r"Step 1 of 3\d"))
     expect(screen.locator("#cl-build")).to_contain_text("as seen from the table screen")
-    assert screen.locator("#board svg.cl-tower").count() == 5
+    assert screen.locator("#board svg.cl-3d").count() == 5
     expect(step.locator("[data-go=prev]")).to_be_disabled()
     step.locator("[data-go=next]").click()
     expect(step).to_contain_text("Step 2 of")
@@ -131,7 +195,7 @@ def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, liv
         if G.outcome(state) is not None:
             break
         seat = state["turn"]
-        move = choose(state, seat)
+        move = choose(state, seat, set(phones[seat].evaluate(SEEN_LIT)))
         seq = seq_of(phones[seat])
         taps = tap_move(phones[seat], move)
         taps_this_turn += taps
@@ -158,8 +222,8 @@ def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, liv
         raise AssertionError("the game did not end")
 
     assert {"built", "walk", "ladder", "block", "pass", "stone", "end"} <= set(played)
-    # A block move: the block, where it goes, and a way of lying only where several fit.
-    assert statistics.median(block_moves) <= 4 and max(block_moves) <= 5, block_moves
+    # A block move: the block, its ghost where it goes, the colour on top (or Confirm).
+    assert len(block_moves) >= 3 and statistics.median(block_moves) <= 3, block_moves
     assert statistics.median(turns) <= 6, turns
     outcome = G.outcome(state)
     assert outcome is not None
@@ -174,68 +238,113 @@ def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, liv
         assert phone.evaluate("window.__wakeLocks") >= 1
 
 
-#: Squares a 360 px phone shows across at 30 px each.
-PHONE_COLUMNS = 11
-#: A tower that the first moves spread to 16 squares across.
-WIDE_SEED = 11
+def table_of(live_server: dict[str, Any], table: ApiTable) -> Any:
+    return live_server["app"].extensions["tables"].get(table.code)
 
 
-def test_a_map_wider_than_the_phone_pans_to_the_lit_blocks(browser: Browser, live_server):
-    app, base = live_server["app"], live_server["base"]
-    client = app.test_client()
-    body = client.post("/api/tables", json={"game": "climbers", "players": 3,
-                                            "seed": WIDE_SEED}).get_json()
-    code = body["code"]
-    tokens = [client.post(f"/api/tables/{code}/seats", json={"name": name, "seat": seat})
-              .get_json()["token"] for seat, name in enumerate(("Ana", "Ben", "Chloé"))]
-    host = {"Authorization": f"Bearer {body['host_token']}"}
-    client.post(f"/api/tables/{code}/start", headers=host)
-    tables = app.extensions["tables"]
-    table = tables.get(code)
-    for _ in range(200):  # the blocks moved to climb on spread the tower out
-        state = table.state
-        assert state["phase"] != "over", "the tower never grew wider than a phone"
-        bounds = G.view(state, None)["bounds"]
-        if (state["phase"] == "play" and state["step"] == "before" and not state["walked"]
-                and bounds[2] - bounds[0] + 1 > PHONE_COLUMNS + 3):
-            break
-        seat = state["turn"]
-        move = choose_to_climb(G.view(state, seat), seat, G.legal_moves(state, seat))
-        tables.submit(table, seat, move, table.seq, f"spread-{table.seq}")
-    else:
-        raise AssertionError("the tower never grew wider than a phone")
-    centring = """(selector) => {
-      const frame = document.querySelector(".cl-map-frame");
-      const focus = [...frame.querySelectorAll(selector)];
-      const left = Math.min(...focus.map((td) => td.offsetLeft));
-      const right = Math.max(...focus.map((td) => td.offsetLeft + td.offsetWidth));
-      const most = frame.scrollWidth - frame.clientWidth;
-      const centred = Math.max(0, Math.min(most, (left + right) / 2 - frame.clientWidth / 2));
-      return [frame.scrollLeft, centred];
-    }"""
-    panned = []
-    for seat, token in enumerate(tokens):
-        context = browser.new_context(**PHONE)
-        context.add_cookies([{"name": f"seat_{code}", "value": token, "url": base}])
-        phone = context.new_page()
-        with phone.expect_websocket() as socket:  # tap once the full view has arrived
-            phone.goto(f"{base}/t/{code}/play")
-        socket.value.wait_for_event("framereceived")
-        expect(phone.locator(".cl-legend")).to_contain_text("Swipe the map sideways")
-        assert no_horizontal_scroll(phone)
-        assert phone.evaluate("""() => {
-          const map = document.querySelector(".cl-map");
-          return map.getBoundingClientRect().width / Number(map.dataset.columns);
-        }""") >= 30
-        if seat == state["turn"]:  # the blocks it may move light up: the map pans to them
-            phone.locator("#picker button.option[data-value='block']").click()
-            expect(phone.locator("#picker")).to_have_attribute("data-key", "block")
-            panned.append(phone.evaluate(centring, "td.lit"))
-        else:  # nothing to answer: the map opens on the phone's own figure
-            panned.append(phone.evaluate(centring, f"td:has(.cl-fig[data-seat='{seat}'])"))
-        context.close()
-    assert any(centred > 30 for _, centred in panned), "nothing to pan to: not a test"
-    assert all(abs(left - centred) <= 2 for left, centred in panned), panned
+def built_table(live_server: dict[str, Any], players: int = 3, seed: int = 2) -> ApiTable:
+    table = ApiTable(live_server["app"].test_client(), game="climbers", players=players,
+                     seed=seed).join_all()
+    table.start(first_seat=0)
+    table.finish_building()
+    return table
+
+
+#: Which block the browser hits at the point where ``sel`` shows, for each block drawn.
+HITS = """() => {
+  const out = {};
+  for (const g of document.querySelectorAll("svg.cl-3d[data-view=me] g.cl-b, #cl-v-main g.cl-b")) {
+    const r = g.getBoundingClientRect();
+    let hit = null;
+    for (let i = 1; i < 16 && !hit; i++) for (let j = 1; j < 16 && !hit; j++) {
+      const x = r.left + r.width * i / 16, y = r.top + r.height * j / 16;
+      const el = document.elementFromPoint(x, y);
+      const found = el && el.closest("[data-block]");
+      if (found && g.contains(el)) hit = found.dataset.block;
+    }
+    out[g.dataset.block] = hit;
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE["viewport"], {"width": 1280, "height": 800},
+                                      {"width": 1920, "height": 1080}])
+def test_a_tap_where_a_block_is_drawn_hits_that_block_from_every_side(browser, live_server,
+                                                                    viewport):
+    """Every block of the built tower, from each of the four sides: where the tower shows
+    it, the browser's hit testing finds that block (and on a phone the tap selects it)."""
+    table = built_table(live_server)
+    blocks = {b["id"] for b in table.view(None)["view"]["blocks"]}
+    seat, _ = table.seat_to_move()
+    context = browser.new_context(**dict(PHONE, viewport=viewport))
+    context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[seat],
+                          "url": live_server["base"]}])
+    page = context.new_page()
+    page.goto(f"{live_server['base']}/t/{table.code}/play")
+    tower = page.locator("#cl-v-me")
+    expect(tower.locator("g.cl-b")).to_have_count(len(blocks))
+    seen: set[str] = set()
+    for _ in range(4):
+        tower.scroll_into_view_if_needed()
+        hits = page.evaluate(HITS)
+        assert set(hits) == blocks
+        for block, hit in hits.items():
+            assert hit in (None, block), (block, hit)
+            if hit:
+                seen.add(block)
+        page.locator("[data-turn-tower='90']").click()
+    # seen from no side: only the blocks the tower hides whole (the grey foundations, …)
+    with table_of(live_server, table).lock:
+        built = Tower(table_of(live_server, table).state["blocks"])
+    assert blocks - seen == {block for block in blocks if hidden(built, block)}
+    lit = page.locator("#cl-v-me g.cl-b.lit").first.get_attribute("data-block")
+    tap_seen(page, f"#cl-v-me g.cl-b[data-block='{lit}']")
+    expect(page.locator("#cl-ask")).to_have_attribute("data-chosen", lit)
+    assert no_horizontal_scroll(page)
+    context.close()
+
+
+def test_the_screen_draws_the_state_large_with_the_phones_figure_letters(browser,
+                                                                       live_server):
+    """The table screen's tower from its side fills at least 60% of a 1920 × 1080 screen's
+    height; every block is drawn where the state puts it with its top's colour; the figures
+    wear the same letters on the screen and on the phones."""
+    table = built_table(live_server)
+    for _ in range(6):  # figures up on the tower
+        seat = table.view()["view"]["turn"]
+        moves = table.moves(seat)
+        walk = [m for m in moves if m["type"] == "walk" and m["to"] != "table"]
+        table.post_move(seat, walk[0] if walk else next(
+            m for m in moves if m["type"] in ("pass", "end")))
+    view = table.view(None)["view"]
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    context.add_cookies([{"name": f"host_{table.code}", "value": table.host,
+                          "url": live_server["base"]}])
+    screen = context.new_page()
+    screen.goto(f"{live_server['base']}/t/{table.code}/screen")
+    main = screen.locator("#cl-v-main")
+    expect(main.locator("g.cl-b")).to_have_count(len(view["blocks"]))
+    drawn = screen.evaluate("""() => {
+      const s = [...document.querySelectorAll('#cl-v-main .cl-b polygon, #cl-v-main .cl-pawn')]
+        .map(e => e.getBoundingClientRect());
+      return Math.max(...s.map(r => r.bottom)) - Math.min(...s.map(r => r.top));
+    }""")
+    assert drawn >= 0.6 * 1080, drawn
+    fills = tower_fills()
+    tops = screen.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+      '#cl-v-main g.cl-b')].map(g => [g.dataset.block,
+      g.querySelector('[data-face=top]').getAttribute('fill')]))""")
+    assert tops == {b["id"]: rgb(fills[b["top"]], plain=True) for b in view["blocks"]}
+    screen_letters = screen.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+      '#cl-v-main .cl-pawn')].map(p => [p.dataset.seat, p.querySelector('text').textContent]))""")
+    phone = seated_page(browser, live_server["base"], table, 1)
+    expect(phone.locator("#cl-v-me .cl-pawn")).to_have_count(table.players)
+    phone_letters = phone.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+      '#cl-v-me .cl-pawn')].map(p => [p.dataset.seat, p.querySelector('text').textContent]))""")
+    assert screen_letters == phone_letters == {"0": "A", "1": "B", "2": "C"}
+    on_tower = [s for s, f in view["figures"].items() if f["place"] is not None]
+    assert on_tower, "no figure climbed: not a test"
 
 
 def test_a_figure_on_its_own_colour_shows_and_seats_wear_the_figures_colours(browser,
@@ -245,70 +354,30 @@ def test_a_figure_on_its_own_colour_shows_and_seats_wear_the_figures_colours(bro
     join = browser.new_context(**PHONE).new_page()
     join.goto(f"{base}/j/{table.code}")
     swatch = join.locator(".swatch[data-colour='1']").first
-    assert swatch.evaluate("e => getComputedStyle(e).backgroundColor") == rgb(PALETTE["dark-blue"])
-    table.join_all()
-    table.start(first_seat=0)
-    table.finish_building()
-    seat, moves = table.seat_to_move()
-    walk = next(m for m in moves if m["type"] == "walk" and m["to"] != "table")
-    table.post_move(seat, walk)
-    join.context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[seat],
-                               "url": base}])
-    join.goto(f"{base}/t/{table.code}/play")
-    square = join.locator(f"#map-{walk['to'].replace(',', '_').replace('-', 'm')}")
-    figure = square.locator(".cl-fig")
-    # the player's initial on it; a screen reader hears the name and the colour
-    expect(figure.locator("[aria-hidden=true]")).to_have_text("ABC"[seat])
-    expect(figure.locator(".sr")).to_have_text(re.compile(r"^\w+ \(\w[\w ]*\)$"))
-    # Figures stand on their own colour: the marker's rings, white then black, set it apart.
-    assert square.evaluate("e => getComputedStyle(e).backgroundColor") == figure.evaluate(
-        "e => getComputedStyle(e).backgroundColor")
-    assert figure.evaluate("e => getComputedStyle(e).borderTopColor") == "rgb(255, 255, 255)"
-    assert "rgb(17, 17, 17)" in figure.evaluate("e => getComputedStyle(e).boxShadow")
-    box = figure.bounding_box()
-    assert box["width"] >= 18 and box["height"] >= 18
+    dark_blue = rgb(tower_fills()["dark-blue"])
+    assert swatch.evaluate("e => getComputedStyle(e).backgroundColor") == dark_blue
 
 
-def rgb(hex_colour: str) -> str:
+def rgb(hex_colour: str, plain: bool = False) -> str:
     r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
-    return f"rgb({r}, {g}, {b})"
+    return f"rgb({r},{g},{b})" if plain else f"rgb({r}, {g}, {b})"
 
 
-def test_the_picker_never_hides_the_block_being_moved(browser, live_server):
-    app, base = live_server["app"], live_server["base"]
-    table = ApiTable(app.test_client(), game="climbers", players=3, seed=2).join_all()
-    table.start(first_seat=0)
-    table.finish_building()
-    seat, _ = table.seat_to_move()
-    page = seated_page(browser, base, table, seat)
-    lit = page.locator(".cl-map td.lit-block button")
-    assert lit.count() >= 1
-    # the movable block lowest on the map, where the picker would cover it
-    lowest = max(range(lit.count()), key=lambda i: lit.nth(i).bounding_box()["y"])
-    block = lit.nth(lowest).get_attribute("data-block")
-    lit.nth(lowest).click()
-    expect(page.locator("#picker")).to_have_attribute("data-key", "x")
-    page.wait_for_timeout(200)
-    picker_top = page.locator("#picker").bounding_box()["y"]
-    for cell in page.locator(".cl-map td.chosen").all():
-        box = cell.bounding_box()
-        assert box["y"] >= 0 and box["y"] + box["height"] <= picker_top + 1, (block, box)
-
-
-def test_a_player_says_where_they_sit_and_their_map_turns(browser, live_server):
-    app, base = live_server["app"], live_server["base"]
-    table = ApiTable(app.test_client(), game="climbers", players=3, seed=2).join_all()
-    table.start(first_seat=0)
-    page = seated_page(browser, base, table, 1)
-    first_row = page.locator(".cl-map tr").first.locator("td")
-    north = max(cell["y"] for cell in table.view(None)["view"]["cells"])
-    assert all(cell.endswith(f"_{north}".replace("-", "m"))
-               for cell in first_row.evaluate_all("tds => tds.map(td => td.id)"))
+def test_a_player_says_where_they_sit_and_their_tower_turns(browser, live_server):
+    table = built_table(live_server)
+    page = seated_page(browser, live_server["base"], table, 1)
+    tower = page.locator("#cl-v-me")
+    expect(tower.locator("g.cl-b").first).to_be_attached()
+    ahead, frame = tower.inner_html(), tower.get_attribute("viewBox")
     page.locator(".cl-sitting button[value=left]").click()
-    expect(page.locator(".cl-legend")).to_contain_text("off the left of the map")
-    left_column = page.locator(".cl-map tr td:first-child")
-    assert all(cell.endswith(f"_{north}".replace("-", "m"))
-               for cell in left_column.evaluate_all("tds => tds.map(td => td.id)"))
+    expect(page.locator("[data-sitting=left]")).to_have_count(1)
+    expect(tower).not_to_have_attribute("viewBox", frame)
+    left = tower.inner_html()
+    assert left != ahead
+    page.locator("[data-turn-tower='90']").click()  # a quarter turn, then back: "My side"
+    assert tower.inner_html() != left
+    page.locator("[data-turn-tower='0']").click()
+    assert tower.inner_html() == left
     page.reload()  # said once: kept
     expect(page.locator(".cl-sitting button[value=left]")).to_have_attribute(
         "aria-pressed", "true")

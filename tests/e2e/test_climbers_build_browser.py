@@ -1,7 +1,8 @@
 """Building the drawn start tower in Chromium, on the table screen at 1280 × 800 and
 1920 × 1080 and on a 360 × 740 phone that leads the build: every step, with Next and then
 Back, says a new block and place, names no block code, and keeps Back and Next inside the
-viewport."""
+viewport; and from each of the four sides, the 3-D picture of every step draws the new
+block where its words put it."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from companion.i18n import drawing_in
+from companion.web.games.climbers import ClimbersHelpers
+from companion.web.games.climbers_build import BuildWords
 from tests.e2e.phones import no_horizontal_scroll, start_table
 
 pytestmark = pytest.mark.e2e
@@ -68,7 +72,7 @@ def test_the_screen_and_a_phone_walk_every_build_step(browser, live_server):
         screen.set_viewport_size({"width": width, "height": height})
         words[width] = walk(screen, f"screen-{width}")
         # The step's picture takes the height the board leaves (it was 187 × 145 px).
-        picture = screen.locator("#cl-build-step svg.cl-tower").bounding_box()
+        picture = screen.locator("#cl-build-step svg.cl-3d").bounding_box()
         print(f"{width} x {height}: the step's picture is "
               f"{picture['width']:.0f} x {picture['height']:.0f} px")
         assert picture["height"] >= 0.5 * height
@@ -100,3 +104,81 @@ def test_the_screen_and_a_phone_walk_every_build_step(browser, live_server):
     phone.locator(".cl-sitting button[value=ahead]").click()  # a side changed keeps the step
     expect(phone.locator(".cl-step-count")).to_have_text(re.compile(r"Step 3 of"))
     expect(phone.locator("#cl-build")).to_contain_text("with the table screen ahead of you")
+
+
+#: Where each block of the step's picture is drawn, in the page's pixels, and in which order
+#: (the painter's: a block in front is drawn after the blocks behind it).
+DRAWN = """() => {
+  const svg = document.querySelector("#cl-build-step svg.cl-3d");
+  const blocks = {};
+  svg.querySelectorAll("g[data-block]").forEach((g, i) => {
+    const r = g.getBoundingClientRect();
+    blocks[g.dataset.block] = {i, l: r.left, r: r.right, b: r.bottom,
+                               marked: g.classList.contains("marked")};
+  });
+  return blocks;
+}"""
+EDGE = 2.0  # px: two drawn edges that meet
+
+
+def agrees(place: str, new: dict, named: list[dict]) -> list[str]:
+    """What is wrong with the drawing of a step said as ``place`` (nothing: it agrees): the
+    new block's drawn box against the boxes of the blocks the words name."""
+    wrong = []
+    if "against the left side" in place and not new["r"] <= named[0]["l"] + EDGE:
+        wrong.append("not drawn left of the block named")
+    if "against the right side" in place and not new["l"] >= named[0]["r"] - EDGE:
+        wrong.append("not drawn right of the block named")
+    if "against the near side" in place and not (new["i"] > named[0]["i"]
+                                                 and new["b"] > named[0]["b"] + EDGE):
+        wrong.append("not drawn in front of the block named")
+    if "against the far side" in place and not new["i"] < named[0]["i"]:
+        wrong.append("not drawn behind the block named")
+    if place.startswith("On top of") and not all(
+            new["i"] > block["i"] and min(new["r"], block["r"]) - max(new["l"], block["l"]) > EDGE
+            for block in named):
+        wrong.append("not drawn over the blocks named")
+    flush = re.search(r"flush with ([^,]*)", place)
+    edges = flush.group(1) if flush else ""
+    left, right = min(b["l"] for b in named or [new]), max(b["r"] for b in named or [new])
+    if "left" in edges and abs(new["l"] - left) > EDGE:
+        wrong.append("left edges not drawn flush")
+    if "right" in edges and abs(new["r"] - right) > EDGE:
+        wrong.append("right edges not drawn flush")
+    return wrong
+
+
+def test_the_picture_draws_each_step_where_its_words_put_it_from_every_side(
+        browser, live_server):
+    """The step's picture looks straight from the builder's side: seen from each of the
+    four sides, at every step, the new block is drawn left of the block its words put it
+    against the left side of, in front of one it goes against the near side of, over the
+    blocks it goes on top of, its edges flush where the words say so. A mirrored picture,
+    or one from another side, draws the new block on the wrong side of these."""
+    table, _screen, phones = start_table(browser, live_server, "climbers", NAMES, SEED)
+    blocks = table.view_for(None)["blocks"]
+    phone = phones[0]
+    phone.locator("[data-go=lead]").click()
+    step = phone.locator("#cl-build-step")
+    svg = step.locator("svg.cl-3d")
+    checked = 0
+    for side in ("ahead", "left", "behind", "right"):
+        phone.locator(f".cl-sitting button[value={side}]").click()
+        phone.goto(re.sub(r"\?.*", "", phone.url) + "?step=1")
+        expect(svg).to_have_attribute("data-view", side)
+        with live_server["app"].test_request_context(), drawing_in("en"):
+            words = BuildWords(ClimbersHelpers().colour, ClimbersHelpers().kind)
+            steps = [words.step(blocks, n, side) for n in range(1, len(blocks) + 1)]
+        for n, said in enumerate(steps, start=1):
+            new = blocks[n - 1]["id"]
+            expect(step.locator(".cl-step-count")).to_contain_text(f"Step {n} of")
+            expect(svg.locator(f'g.marked[data-block="{new}"]')).to_have_count(1)
+            expect(step.locator(".cl-step-place")).to_have_text(f"{said.place}.")
+            drawn = phone.evaluate(DRAWN)
+            assert set(drawn) == {block["id"] for block in blocks[:n]}, (side, n)
+            wrong = agrees(said.place, drawn[new], [drawn[b] for b in said.named])
+            assert not wrong, (side, n, said.place, wrong)
+            checked += bool(said.named)
+            if n < len(blocks):
+                step.locator("[data-go=next]").click()
+    assert checked == 4 * (len(blocks) - 1)

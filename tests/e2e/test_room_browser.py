@@ -36,7 +36,7 @@ MID_GAME = {"seventh-heaven": 10, "heuchel-meuchel": 40, "skyrunner": 12, "climb
 NAMES = ("Bartholomäus-Maximilian", "Chloé", "Anne-Sophie")
 #: The board's main picture in each game, and what must be told apart from three metres.
 PICTURE = {"seventh-heaven": "svg.track", "heuchel-meuchel": "svg.hm-board",
-           "skyrunner": "svg.sr-wall", "climbers": "svg.cl-tower"}
+           "skyrunner": "svg.sr-wall", "climbers": "svg.cl-3d.cl-big"}
 PIECES = {"seventh-heaven": ".pawn-dot", "heuchel-meuchel": ".sq .top",
           "skyrunner": "rect.climber"}
 #: The scoreboard's column of the number each game ranks by (its first is the names).
@@ -180,7 +180,7 @@ def test_a_whole_game_on_the_rooms_screen_and_the_phones(browser: Browser, live_
         # Names on the board itself are whole too (Heuchel & Meuchel's column heads; The
         # Climbers' tower is a picture of its own, drawn apart from these templates).
         drawn = page.evaluate("""() => [...document.querySelectorAll(
-            '#board svg:not(.cl-tower) text')].filter(t => t.getClientRects().length)
+            '#board svg:not(.cl-3d) text')].filter(t => t.getClientRects().length)
             .map(t => t.textContent)""")
         assert not [text for text in drawn if "…" in text], drawn
         assert not unreadable(text_of(page, "#seats, #board .holders"), "en")

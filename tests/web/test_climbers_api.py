@@ -3,9 +3,11 @@ refusals with their rule ids, and the phone's height map lighting up the picker'
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from typing import Any
+from urllib.parse import unquote
 
 from companion.games.climbers.data import BLOCKS
 from companion.games.climbers.tower import generate
@@ -156,57 +158,85 @@ def pick(client, table: ApiTable, chosen: dict[str, Any]) -> str:
     return response.get_data(as_text=True)
 
 
-def lit(page: str, kind: str = "") -> list[str]:
-    """The squares of the height map that answer the question asked (their data-square);
-    with ``kind``, only those lit for it ("reach": a walk, "block": a block to move)."""
-    mark = rf"\blit-{kind}\b" if kind else r"\blit\b"
-    return re.findall(rf'<td [^>]*class="[^"]*{mark}[^"]*">\s*<button[^>]*data-square="([^"]+)"',
-                      page)
+def ask_of(page: str) -> dict[str, str]:
+    """What the phone's tower lights up (the data attributes of #cl-ask)."""
+    found = re.search(r'<div id="cl-ask" hidden ([^>]*)>', page)
+    assert found, page[:2000]
+    return {name: html.unescape(value)
+            for name, value in re.findall(r'data-([\w-]+)="([^"]*)"', found.group(1))}
 
 
-def test_the_phone_lights_up_the_answers_on_the_height_map(app, client):
+def reach_of(ask: dict[str, str]) -> set[str]:
+    return {",".join(square.split(",")[:2]) for square in ask.get("reach", "").split()}
+
+
+def ghosts_of(ask: dict[str, str]) -> dict[tuple[int, int, str | None], tuple[int, ...]]:
+    """Each ghost: (x, y, long) and (z, w, d, h)."""
+    found = {}
+    for ghost in ask.get("ghosts", "").split():
+        key, *numbers = ghost.split(":")
+        x, y, long = key.split("_")
+        found[(int(x), int(y), None if long == "-" else long)] = tuple(map(int, numbers[2:]))
+    return found
+
+
+def test_the_phone_lights_up_the_answers_on_the_tower(app, client):
     table = started(client, CORNER_SEED)
     page = phone(app.test_client(), table, 0)
     first = page.get(f"/t/{table.code}/play").get_data(as_text=True)
     assert "Build the tower as the table screen shows" in first
-    assert "cl-map" in first and "cl-tower" in first
+    assert "cl-3d" in first and 'id="cl-td"' in first and "cl-map" not in first
     assert table.post_move(0, {"type": "built"}).status_code == 200
     view = table.view(0)["view"]
-    opening = pick(page, table, {})
+    opening = ask_of(pick(page, table, {}))
     assert "Your turn: move your figure, a block, or pass" in page.get(
         f"/t/{table.code}/play").get_data(as_text=True)
     assert view["reach"] and "table" not in view["reach"]
-    assert sorted(lit(opening, "reach")) == sorted(view["reach"])
-    # a block to move is tapped straight away too, where no walk lights its top
-    opening_blocks = set(re.findall(r'\blit-block\b[^"]*">\s*<button[^>]*data-block="([^"]+)"',
-                                    opening))
-    assert opening_blocks and opening_blocks <= set(view["movable"])
+    assert reach_of(opening) == set(view["reach"])
+    assert len(opening["reach-names"].split("|")) == len(view["reach"])
+    # a block to move is tapped straight away too
+    assert set(opening["lit"].split()) == set(view["movable"])
+    assert json.loads(opening["block-pick"]) == {"type": "block"}
     walking = pick(page, table, {"type": "walk"})
-    assert sorted(lit(walking)) == sorted(view["reach"])
-    assert "Tap the square your figure walks to" in walking
-    moving = pick(page, table, {"type": "block"})
-    cells = {c["block"] for c in view["cells"]}
-    lit_blocks = set(re.findall(r'\blit-block\b[^"]*">\s*<button[^>]*data-block="([^"]+)"',
-                                moving))
-    assert lit_blocks == set(view["movable"]) & cells
+    assert reach_of(ask_of(walking)) == set(view["reach"])
+    assert "Tap the lit top your figure walks to" in walking
+    moving = ask_of(pick(page, table, {"type": "block"}))
+    assert set(moving["lit"].split()) == set(view["movable"])
     cube = next(b for b in view["movable"] if BLOCKS[b].kind.name == "cube")
-    chosen = {"type": "block", "block": cube, "top": view["colours"][0]}
-    anchors = pick(page, table, chosen)
-    offered = {(m["x"], m["y"]) for m in table.moves(0)
-               if m["type"] == "block" and m["block"] == cube and m["top"] == chosen["top"]}
-    assert {tuple(map(int, s.split(","))) for s in lit(anchors)} == offered
-    x, y = sorted(offered)[0]
-    confirm = pick(page, table, dict(chosen, x=x, y=y))
-    assert "data-confirm-move" in confirm and "foot" in confirm, confirm[:3000]
+    placing = pick(page, table, {"type": "block", "block": cube})
+    ghosts = ghosts_of(ask_of(placing))
+    offered = {(m["x"], m["y"], m["long"]) for m in table.moves(0)
+               if m["type"] == "block" and m["block"] == cube}
+    assert set(ghosts) == offered and all(size[1:] == (2, 2, 2) for size in ghosts.values())
+    assert "Tap a ghost block" in placing
+    # Where a ghost rests: on the tower without the block, as the move would put it.
+    below = next(b["z"] for b in view["blocks"] if b["id"] == cube)
+    heights = {(c["x"], c["y"]): below if c["block"] == cube else c["height"]
+               for c in view["cells"]}
+    for (x, y, _), (z, *_) in ghosts.items():
+        assert z == max(heights.get((x + i, y + j), 0) for i in (0, 1) for j in (0, 1))
+    x, y, long = sorted(offered, key=lambda p: (p[0], p[1], str(p[2])))[0]
+    tapped = {"type": "block", "block": cube, "x": x, "y": y, "long": long}
+    colours = pick(page, table, tapped)
+    assert "Which colour on top?" in colours
+    assert ask_of(colours)["ghost"] == f"{x}_{y}_-"
+    back = re.search(r'hx-get="[^"]*\?pick=([^"]*)"[^>]*data-back', colours).group(1)
+    # Back drops the ghost, not the block
+    assert json.loads(unquote(html.unescape(back))) == {"type": "block", "block": cube}
+    top = view["colours"][0]
+    confirm = pick(page, table, dict(tapped, top=top))
+    assert "data-confirm-move" in confirm and ask_of(confirm)["ghost"] == f"{x}_{y}_-"
     # The move in the players' words: the block as it looks, where it goes, no coordinates.
     summary = re.search(r'<p class="summary">(.*?)</p>', confirm, re.S).group(1)
     assert re.match(r"Move the .+-topped cube, .+ on top, on level \d+", summary), summary
     assert f"{x},{y}" not in summary and cube not in summary
+    chips = re.findall(r'<span class="chip">(.*?)</span>', confirm, re.S)
+    assert not any(re.search(r"\b[xy] -?\d", chip) for chip in chips), chips
 
 
 def test_a_group_enters_its_own_tower_block_by_block(app, client):
     """With the own-tower option the first player enters the real tower, from the bottom up,
-    with the same height map and questions as a block move; it stands only when complete."""
+    with the same ghost blocks and questions as a block move; it stands only when complete."""
     table = ApiTable(client, game=GAME, players=2, seed=3,
                      options={"tower": "own"}).join_all()
     table.start(first_seat=0)
@@ -224,9 +254,8 @@ def test_a_group_enters_its_own_tower_block_by_block(app, client):
     first = blocks[order[2]]
     alike = next(b for b in offered if (BLOCKS[b].kind, BLOCKS[b].square_pair)
                  == (BLOCKS[order[2]].kind, BLOCKS[order[2]].square_pair))
-    chosen = {"type": "build", "block": alike, "top": first["top"], "long": first["long"]}
-    anchors = {tuple(map(int, s.split(","))) for s in lit(pick(page, table, chosen))}
-    assert (first["x"], first["y"]) in anchors
+    ghosts = ghosts_of(ask_of(pick(page, table, {"type": "build", "block": alike})))
+    assert (first["x"], first["y"], first["long"]) in ghosts
 
     for count, block_id in enumerate(order[2:], start=1):
         spot = blocks[block_id]
@@ -263,13 +292,13 @@ def test_build_steps_are_fetched_one_at_a_time(client):
     public view. A step that does not read is the first; past the ends, the last or first."""
     table = started(client)
     screen = client.get(f"/t/{table.code}/screen").get_data(as_text=True)
-    assert screen.count('class="cl-tower"') == 5  # the tower from four sides, one step
+    assert screen.count('class="cl-3d') == 5  # the tower from four sides, one step
     assert "Step 1 of 35" in screen
     for asked, shown in (("7", 7), ("35", 35), ("99", 35), ("0", 1), ("x", 1), ("", 1)):
         answer = client.get(f"/t/{table.code}/extra/build_step?step={asked}")
         assert answer.status_code == 200
         page = answer.get_data(as_text=True)
-        assert f"Step {shown} of 35" in page and page.count('class="cl-tower"') == 1
+        assert f"Step {shown} of 35" in page and page.count('class="cl-3d') == 1
         assert f'data-upto="{shown}"' in page
     assert "Step 2 of 35" in client.get(f"/t/{table.code}/screen?step=2").get_data(as_text=True)
     assert client.get(f"/t/{table.code}/extra/nothing").status_code == 404

@@ -118,6 +118,7 @@ def test_a_phone_reads_the_steps_from_its_players_side(app):
     assert f'href="{page_url}"' in board  # "Lead the build", from any seat
     page = phone.get(f"{page_url}?step=2").get_data(as_text=True)
     assert "Step 2 of 35" in page and "with the table screen ahead of you" in page
+    assert 'data-view="ahead" data-straight data-upto="2"' in page and 'id="cl-td"' in page
     assert "against the right side of the grey foundation" in page
     assert not CODES.search(visible_text(page))
     moved = phone.post(f"/t/{table.code}/sitting",
@@ -125,9 +126,12 @@ def test_a_phone_reads_the_steps_from_its_players_side(app):
     assert moved.status_code == 303 and moved.headers["Location"].endswith("?step=2")
     page = phone.get(f"{page_url}?step=2").get_data(as_text=True)
     assert "against the left side of the grey foundation" in page  # seen from across
+    assert 'data-view="behind" data-straight data-upto="2"' in page  # drawn from there too
     step = phone.get(f"/t/{table.code}/play/extra/build_step?step=3",
                      headers={"HX-Request": "true"}).get_data(as_text=True)
     assert step.lstrip().startswith('<div id="cl-build-step"') and "Step 3 of 35" in step
+    on_screen = app.test_client().get(f"/t/{table.code}/extra/build_step?step=3")
+    assert 'data-view="behind" data-straight' in on_screen.get_data(as_text=True)
     # Only the phone's own pages are gone back to; a stranger is sent to join.
     elsewhere = phone.post(f"/t/{table.code}/sitting",
                            data={"screen": "left", "next": "https://example.org/"},
@@ -136,31 +140,3 @@ def test_a_phone_reads_the_steps_from_its_players_side(app):
     stranger = app.test_client().get(page_url)
     assert stranger.status_code == 303 and "/j/" in stranger.headers["Location"]
     assert phone.get(f"/t/{table.code}/play/extra/nothing").status_code == 404
-
-
-def drawn_at(svg: str, block_id: str) -> tuple[float, float]:
-    """Where a block is drawn in the picture: the mean of its faces' starting points."""
-    group = re.search(rf'<g data-block="{block_id}"[^>]*>(.*?)</g>', svg).group(1)
-    points = [(float(x), float(y)) for x, y in re.findall(r"M(-?[\d.]+),(-?[\d.]+)", group)]
-    return (sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points))
-
-
-@pytest.mark.parametrize(("sitting", "second"), [
-    ("ahead", "right"), ("behind", "left"), ("left", "farther"), ("right", "nearer")])
-def test_the_picture_shows_the_tower_as_the_words_say_it(app, sitting, second):
-    """The second grey foundation stands east of the first: on the right of a builder with
-    the screen ahead, on the left of one at the screen's side, beyond the first with the
-    screen on the left. The picture looks from the builder's front right: their right runs
-    down to the right, straight ahead up to the right."""
-    view = G.view(G.setup(3, {}, 21), None)
-    with app.test_request_context(), drawing_in("en"):
-        svg = str(ClimbersHelpers().build_picture(view, 2, sitting, "Step 2"))
-        place = ClimbersHelpers().build_words(view, 2, sitting).place
-    (x1, y1), (x2, y2) = drawn_at(svg, "F1"), drawn_at(svg, "F2")
-    right_x, right_y, ahead_x, ahead_y = x2 - x1 > 0, y2 - y1 > 0, x2 - x1 > 0, y2 - y1 < 0
-    if second in ("right", "left"):
-        assert (right_x and right_y) == (second == "right"), svg
-        assert f"against the {second} side" in place
-    else:
-        assert (ahead_x and ahead_y) == (second == "farther"), svg
-        assert ("far side" if second == "farther" else "near side") in place

@@ -12,7 +12,6 @@ import pytest
 
 from companion.games.climbers import Climbers
 from companion.web.clauses import clause_text
-from companion.web.games.climbers import ClimbersHelpers
 from companion.web.games.climbers_words import _touching, neighbour
 from tests.conftest import ApiTable
 
@@ -82,41 +81,24 @@ def test_no_phone_page_or_log_names_a_coordinate(app):
         assert table.post_move(seat, move).status_code == 200
 
 
-@pytest.mark.parametrize(("sitting", "where"), [
-    ("ahead", "top"), ("behind", "bottom"), ("left", "left"), ("right", "right")])
-def test_the_map_is_drawn_as_its_player_sits(sitting, where):
-    """The tower's side facing the table screen (north, +y) is drawn on the side of the map
-    where the screen is from the player."""
-    view = G.view(G.setup(3, {}, 2), None)
-    rows = ClimbersHelpers().grid(view, sitting=sitting)["rows"]
-    north = max(cell["y"] for row in rows for cell in row)
-    edge = {"top": rows[0], "bottom": rows[-1], "left": [row[0] for row in rows],
-            "right": [row[-1] for row in rows]}[where]
-    assert {cell["y"] for cell in edge} == {north}
-    # A block's outline on its north side is drawn on that side of the map too.
-    side = {"top": "n", "bottom": "s", "left": "w", "right": "e"}[where]
-    on_edge = [cell for cell in edge if cell["block"]]
-    assert on_edge and all(f"bk-{side}" in cell["edges"].split() for cell in on_edge)
-
-
-def test_where_a_player_sits_is_kept_and_turns_their_map(app):
+def test_where_a_player_sits_is_kept_and_turns_their_tower(app):
     table = ApiTable(app.test_client(), game="climbers", players=3, seed=2).join_all()
     table.start(first_seat=0)
     phone = app.test_client()
     phone.set_cookie(f"seat_{table.code}", table.tokens[1])
     first = phone.get(f"/t/{table.code}/play").get_data(as_text=True)
-    assert "beyond the top of the map" in first
+    assert 'data-sitting="ahead"' in first
     response = phone.post(f"/t/{table.code}/sitting", data={"screen": "left"},
                           headers={"HX-Request": "true"})
     assert response.status_code == 200
-    assert "off the left of the map" in response.get_data(as_text=True)
+    assert 'data-sitting="left"' in response.get_data(as_text=True)
     assert app.extensions["tables"].get(table.code).sitting == {1: "left"}
     assert app.extensions["tables"].store.sitting(table.code) == {1: "left"}
     assert phone.post(f"/t/{table.code}/sitting", data={"screen": "up"},
                       headers={"HX-Request": "true"}).status_code == 400
     other = app.test_client()
     other.set_cookie(f"seat_{table.code}", table.tokens[2])
-    assert "beyond the top of the map" in other.get(f"/t/{table.code}/play").get_data(
+    assert 'data-sitting="ahead"' in other.get(f"/t/{table.code}/play").get_data(
         as_text=True)  # each player's own
 
 

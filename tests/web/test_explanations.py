@@ -1,8 +1,9 @@
 """Every dimmed card, stack, square or block a phone shows says which rule stops it.
 
 Seeded playouts of every game: after each move, every seat's page is read for the things it
-shows dimmed (an ``hx-get`` to ``/explain``, or a greyed square of The Climbers' map, which
-companion.js asks about the same way), and each is asked. The answer is a notice naming a
+shows dimmed (an ``hx-get`` to ``/explain``, or a block of The Climbers' tower that the
+question does not light, which static/js/tower.js asks about the same way), and each is
+asked. The answer is a notice naming a
 rule the game marks as a refusal, in the players' terms: never a shape error, never a 500,
 and the table unchanged."""
 
@@ -19,9 +20,9 @@ from companion.web.games import GAMES as REGISTERED
 from tests.web.hostile_kit import Seated, random_move, snapshot
 
 EXPLAIN = re.compile(r'hx-get="(/t/[A-Z0-9]+/explain\?pick=[^"]*)"')
-MAP = re.compile(r'<table class="cl-map[^"]*" data-ask="(\w+)" data-why="([^"]+)" '
-                 r'data-chosen="([^"]*)"(.*?)</table>', re.S)
-CELL = re.compile(r'<td id="map-([^"]+)" class="([^"]*)">(.*?)</td>', re.S)
+ASK = re.compile(r'<div id="cl-ask" hidden ([^>]*)>')
+ATTRIBUTE = re.compile(r'data-([\w-]+)="([^"]*)"')
+TOWER_BLOCK = re.compile(r'<i id="tb-\w+" data-b="(\w+) ')
 RULE = re.compile(r'id="notice"[^>]*data-rule="([^"]+)"')
 #: A deal per game that shows many dimmed things early; any other game plays deal 5.
 SEEDS = {"heuchel-meuchel": 6, "skyrunner": 7, "climbers": 8}
@@ -30,26 +31,20 @@ MOVES = {"heuchel-meuchel": 70, "climbers": 24}
 PLATFORM = {"table.not-playing"}
 
 
-def explain_urls(page: str) -> list[str]:
-    """What the page's dimmed things ask when tapped."""
+def explain_urls(page: str, blocks: list[str] | None = None) -> list[str]:
+    """What the page's dimmed things ask when tapped; ``blocks``: The Climbers' tower, when
+    the page does not carry it."""
     urls = [html.unescape(url) for url in EXPLAIN.findall(page)]
-    for ask, why, chosen, cells in MAP.findall(page):
-        for name, classes, inner in CELL.findall(cells):
-            if {"lit", "bare"} & set(classes.split()):
-                continue
-            if ask == "block":
-                block = re.search(r'data-block="([^"]+)"', inner)
-                if block is None:
-                    continue
-                value = block.group(1)
-            else:
-                value = name.replace("m", "-").replace("_", ",")
-            pick = json.loads(html.unescape(chosen) or "{}")
-            if ask == "x":
-                pick["x"], pick["y"] = map(int, value.split(","))
-            else:
-                pick[ask] = value
-            urls.append(f"{html.unescape(why)}?pick={json.dumps(pick)}")
+    blocks = TOWER_BLOCK.findall(page) or blocks or []
+    for attributes in ASK.findall(page):
+        ask = {name: html.unescape(value) for name, value in ATTRIBUTE.findall(attributes)}
+        if "block-pick" not in ask:
+            continue
+        lit = set(ask.get("lit", "").split())
+        for block in blocks:
+            if block not in lit:
+                pick = dict(json.loads(ask["block-pick"]), block=block)
+                urls.append(f"{ask['why']}?pick={json.dumps(pick)}")
     return urls
 
 
@@ -66,6 +61,7 @@ def test_every_dimmed_thing_on_a_phone_says_which_rule_stops_it(app, game):
         for seat, phone in enumerate(seated.phones):
             page = phone.get(f"/t/{seated.code}/play").get_data(True)
             urls = [(url, True) for url in explain_urls(page)]
+            tower = TOWER_BLOCK.findall(page)
             if game == "climbers":  # its map asks once "walk", "move a block" or a block
                 with seated.table.lock:  # is tapped
                     moves = seated.table.moves_for(seat)
@@ -77,7 +73,7 @@ def test_every_dimmed_thing_on_a_phone_says_which_rule_stops_it(app, game):
                     picks.append({key: move[key] for key in ("type", "block", "top", "long")})
                 urls += [(url, False) for pick in picks for url in explain_urls(
                     phone.get(f"/t/{seated.code}/pick",
-                              query_string={"pick": json.dumps(pick)}).get_data(True))]
+                              query_string={"pick": json.dumps(pick)}).get_data(True), tower)]
             for url, from_page in rng.sample(urls, min(4, len(urls))):
                 before = snapshot(seated.table)
                 response = phone.get(url, headers={"HX-Request": "true"})

@@ -3,7 +3,10 @@ numbers in docs/accessibility.md are the script's."""
 
 from __future__ import annotations
 
-from companion.web.games.climbers_picture import PALETTE
+import json
+import re
+
+from companion.paths import STATIC
 from support import palette
 
 CSS = palette.CSS.read_text(encoding="utf-8")
@@ -28,9 +31,19 @@ def test_the_simulation_finds_the_old_red_green_confusion():
     assert closest["normal"][0] > 25
 
 
-def test_the_screens_tower_is_drawn_in_the_css_colours():
+def tower_fills() -> dict[str, str]:
+    """The colours static/js/tower.js paints The Climbers' blocks and figures with."""
+    script = (STATIC / "js" / "tower.js").read_text(encoding="utf-8")
+    found = re.search(r"const FILL = (\{.*?\});", script, re.S)
+    assert found is not None
+    return json.loads(re.sub(r'([{,]\s*)([a-z]+):', r'\1"\2":', found.group(1)))
+
+
+def test_the_towers_are_drawn_in_the_css_colours():
     root = palette.root_colours(CSS)
-    assert {name: root[f"--cl-{name}"] for name in PALETTE} == PALETTE
+    fills = tower_fills()
+    assert len(fills) == 6
+    assert {name: root[f"--cl-{name}"] for name in fills} == fills
 
 
 def test_the_docs_give_the_scripts_numbers():

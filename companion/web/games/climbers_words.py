@@ -6,6 +6,7 @@ small labels, for the rare tie.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -34,10 +35,36 @@ def _looks(block: Block) -> tuple[str, str]:
     return block["kind"], block["top"]
 
 
+#: A block as its neighbour is chosen: where it stands and what it looks like.
+Shape = tuple[str, str, str, int, int, int, int, int, int]
+SHAPE_KEYS = ("id", "kind", "top", "x", "y", "z", "w", "d", "h")
+
+
 def neighbour(view: dict[str, Any], block: Block) -> Block | None:
     """The block beside ``block`` worth naming: the one that best tells it apart from the
-    blocks that look like it at its level (then the tallest), so a player finds it."""
+    blocks that look like it at its level (then the tallest), so a player finds it. A
+    block of the tower is looked up among the answers for the whole tower, worked out once
+    for each tower (a push names the same blocks in many lines and regions)."""
     blocks = [b for b in view.get("blocks") or [] if b.get("x") is not None]
+    shapes = tuple(tuple(b[key] for key in SHAPE_KEYS) for b in blocks)
+    own = tuple(block.get(key) for key in SHAPE_KEYS)
+    if own in shapes:
+        found = _neighbours(shapes).get(block["id"])
+        return next((b for b in blocks if b["id"] == found), None) if found else None
+    return _neighbour(blocks, block)
+
+
+@functools.lru_cache(maxsize=64)
+def _neighbours(shapes: tuple[Shape, ...]) -> dict[str, str | None]:
+    blocks: list[Block] = [dict(zip(SHAPE_KEYS, shape, strict=True)) for shape in shapes]
+    found: dict[str, str | None] = {}
+    for block in blocks:
+        near = _neighbour(blocks, block)
+        found[block["id"]] = near["id"] if near is not None else None
+    return found
+
+
+def _neighbour(blocks: list[Block], block: Block) -> Block | None:
     near = [b for b in blocks if _touching(block, b)]
     level = block["z"] + block["h"]
     alike = [b for b in blocks if b["id"] != block["id"] and _looks(b) == _looks(block)

@@ -1,0 +1,137 @@
+"""What a phone's tower lights up for the question asked now: the blocks that may move, the
+tops the figure can walk to, the places a block may go (ghost blocks), and what each tap
+adds to the pick. ``static/js/tower.js`` reads it from ``#cl-ask`` and draws it in place.
+
+Pure Python (no Flask): the words come from the caller.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from companion.games.base import has_values
+from companion.games.climbers.data import BLOCKS
+from companion.games.climbers.geometry import footprint, parse_square, shape
+from companion.web.games.climbers_words import Words
+
+#: The questions a ghost tapped answers at once: where the block goes and how it lies.
+PLACE_KEYS = ("x", "y", "long")
+#: How a ghost's way of lying travels: the axis of its long side, or "-" for none.
+NO_LONG = "-"
+
+
+def _json(value: dict[str, Any]) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _heights(view: dict[str, Any]) -> dict[tuple[int, int], tuple[int, str]]:
+    return {(c["x"], c["y"]): (c["height"], c["block"]) for c in view.get("cells") or []}
+
+
+def _reach(view: dict[str, Any], names: list[Any], words: Words) -> dict[str, str]:
+    heights = _heights(view)
+    squares = []
+    for name in names:
+        square = parse_square(name)
+        if square is not None:
+            squares.append((name, square))
+    return {
+        "reach": " ".join(f"{x},{y},{heights.get((x, y), (0, ''))[0]}"
+                          for _, (x, y) in squares),
+        "reach-names": "|".join(words.square(view, name) for name, _ in squares),
+    }
+
+
+def _lit(view: dict[str, Any], blocks: list[Any], words: Words) -> dict[str, str]:
+    placed = {b["id"] for b in view.get("blocks") or []}
+    shown = [block for block in blocks if isinstance(block, str) and block in placed]
+    return {"lit": " ".join(shown),
+            "lit-names": "|".join(words.block(view, block) for block in shown)}
+
+
+def dims(block_id: str, long: str | None) -> tuple[int, int, int] | None:
+    """The footprint and height of ``block_id`` lying ``long`` (whatever colour is on top:
+    the way it lies decides the shape)."""
+    block = BLOCKS.get(block_id)
+    if block is None:
+        return None
+    for top in ("red", "yellow", "dark-blue", "light-blue", "violet", "grey"):
+        found = shape(block, top, long)
+        if found is not None:
+            return found
+    return None
+
+
+def ghosts(view: dict[str, Any], moves: list[dict[str, Any]],
+           chosen: dict[str, Any]) -> list[str]:
+    """Each place the chosen block may go, one for each footprint and way of lying:
+    "x_y_long:x:y:z:w:d:h", z where it comes to rest on the tower without it."""
+    block_id = chosen.get("block")
+    heights = _heights(view)
+    current = next((b for b in view.get("blocks") or [] if b["id"] == block_id), None)
+    own = set(footprint(current["x"], current["y"], current["w"], current["d"])) \
+        if current is not None else set()
+    found: dict[tuple[int, int, str | None], str] = {}
+    for move in moves:
+        if "x" not in move or move.get("block") != block_id or not has_values(move, chosen):
+            continue
+        place = (move["x"], move["y"], move["long"])
+        if place in found:
+            continue
+        size = dims(block_id, move["long"]) if isinstance(block_id, str) else None
+        if size is None:
+            continue
+        w, d, h = size
+        z = 0
+        for square in footprint(move["x"], move["y"], w, d):
+            height, top_block = heights.get(square, (0, ""))
+            if square in own and top_block == block_id and current is not None:
+                height = current["z"]
+            z = max(z, height)
+        long = move["long"] or NO_LONG
+        found[place] = f"{move['x']}_{move['y']}_{long}:{move['x']}:{move['y']}:{z}:{w}:{d}:{h}"
+    return list(found.values())
+
+
+def ask(view: dict[str, Any], pick: Any, moves: list[dict[str, Any]] | None,
+        words: Words) -> dict[str, str]:
+    """The data attributes of ``#cl-ask`` for the question ``pick`` asks now (None: none)."""
+    key = getattr(pick, "key", None)
+    chosen: dict[str, Any] = dict(getattr(pick, "chosen", None) or {})
+    values = list(getattr(pick, "values", None) or [])
+    settled = getattr(pick, "move", None)
+    out: dict[str, str] = {}
+    if key == "type" and "walk" in values:
+        out.update(_reach(view, [name for name in view.get("reach") or {} if name != "table"],
+                          words))
+        out["reach-pick"] = _json({"type": "walk"})
+    if key == "type" and "block" in values:
+        out.update(_lit(view, list(view.get("movable") or []), words))
+        out["block-pick"] = _json({"type": "block"})
+    elif key == "to":
+        out.update(_reach(view, [name for name in values if name != "table"], words))
+        out["reach-pick"] = _json(chosen)
+    elif key == "block":
+        out.update(_lit(view, values, words))
+        out["block-pick"] = _json(chosen)
+    if isinstance(chosen.get("block"), str):
+        out["chosen"] = chosen["block"]
+    placing = settled if settled is not None and "x" in settled else None
+    if key in PLACE_KEYS or (placing is None and key == "top" and "block" in chosen):
+        found = ghosts(view, moves or [], chosen)
+        out["ghosts"] = " ".join(found)
+        if key in PLACE_KEYS:
+            out["ghost-pick"] = _json(chosen)
+        elif len(found) == 1:
+            out["ghost"] = found[0].split(":")[0]
+    if placing is not None:
+        found = ghosts(view, moves or [], placing)
+        out["ghosts"] = " ".join(found)
+        out["ghost"] = f"{placing['x']}_{placing['y']}_{placing['long'] or NO_LONG}"
+    walk = settled if settled is not None and settled.get("type") == "walk" else chosen
+    if walk.get("type") == "walk" and isinstance(walk.get("to"), str) and walk["to"] != "table":
+        if "reach" not in out:
+            out.update(_reach(view, [walk["to"]], words))
+        out["square"] = walk["to"]
+    return out

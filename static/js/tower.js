@@ -1,0 +1,487 @@
+// The Climbers' tower in 3-D, drawn in the browser from the records the server sends
+// (#cl-td, see companion/web/games/climbers_tower.py), seen from where each viewer sits.
+//
+// An own SVG projection: the blocks are boxes on a grid, drawn face by face in the
+// painter's order (a block behind another is drawn first), each face a <polygon> carrying
+// its block's id, so a tap is picked by the browser's own hit testing. A swipe turns the
+// tower by projecting it again; "My side" turns it back. Figures are drawn last, through
+// any block in front of them. What a phone's question lights up (the blocks it may move,
+// the tops its figure can walk to, the places a block may go) comes from #cl-ask.
+(() => {
+  "use strict";
+  const NS = "http://www.w3.org/2000/svg";
+  const FILL = {red: "#d62828", yellow: "#f4c20d", "dark-blue": "#1d3557",
+                "light-blue": "#8ecae6", violet: "#7b2cbf", grey: "#9e9e9e"};
+  const DARK = new Set(["red", "dark-blue", "violet"]);
+  const ELEVATION = 0.62;  // radians above the table the viewer looks from
+  const UNIT = 10;         // one square across, in the picture's units
+  // Where the table screen is from a player, as the angle they see the tower from
+  // (0: from the table screen's side, north), turned a little so two sides show.
+  const SIDES = {behind: 0, right: 90, ahead: 180, left: 270};
+  const QUARTER = 30;
+
+  const shades = {};
+  function shade(colour, factor) {
+    const key = colour + factor;
+    if (!shades[key]) {
+      const hex = FILL[colour] || FILL.grey;
+      const c = [1, 3, 5].map((i) => Math.round(parseInt(hex.slice(i, i + 2), 16) * factor));
+      shades[key] = `rgb(${c.join(",")})`;
+    }
+    return shades[key];
+  }
+
+  // --- the records -------------------------------------------------------------------
+  function read(data) {
+    const blocks = [];
+    const figures = [];
+    const ladders = [];
+    let order = null;
+    for (const el of data.children) {
+      const d = el.dataset;
+      if (d.b) {
+        const p = d.b.split(" ");
+        const n = p.slice(2, 8).map(Number);
+        blocks.push({id: p[0], kind: p[1], x: n[0], y: n[1], z: n[2], w: n[3], d: n[4], h: n[5],
+                     top: p[8], bottom: p[9], east: p[10], west: p[11], north: p[12],
+                     south: p[13], stone: p[14] === "-" ? null : p[14], moved: p[15] === "1"});
+      } else if (d.f) {
+        const p = d.f.split(" ");
+        figures.push({seat: +p[0], letter: p[1], colour: p[2], name: el.title,
+                      x: p[3] === "-" ? null : +p[3], y: p[4] === "-" ? null : +p[4], z: +p[5]});
+      } else if (d.l) {
+        const p = d.l.split(" ");
+        const end = (i) => (p[i] === "-" ? null : {x: +p[i], y: +p[i + 1], z: +p[i + 2]});
+        ladders.push({name: p[0], foot: end(1), top: end(4)});
+      } else if (d.o) {
+        order = d.o.split(" ");
+      }
+    }
+    const letters = {};
+    const pairs = (data.dataset.letters || "").split(" ");
+    for (let i = 0; i + 1 < pairs.length; i += 2) letters[pairs[i]] = pairs[i + 1];
+    return {blocks, figures, ladders, order, letters, screen: data.dataset.screen || ""};
+  }
+
+  // --- the projection ----------------------------------------------------------------
+  function camera(angle) {
+    const a = (angle * Math.PI) / 180;
+    const sin = Math.sin(a);
+    const cos = Math.cos(a);
+    const se = Math.sin(ELEVATION);
+    const ce = Math.cos(ELEVATION);
+    // toward the viewer across the table (dx, dy), and the picture's right (rx, ry)
+    const dx = sin, dy = cos, rx = -cos, ry = sin;
+    // the frame: every point projected while ``track`` is on (the tower and its figures)
+    const frame = {track: false, x0: Infinity, x1: -Infinity, y0: Infinity, y1: -Infinity};
+    return {
+      dx, dy, dz: se, frame,
+      point: (x, y, z) => {
+        const sx = UNIT * (x * rx + y * ry), sy = UNIT * ((x * dx + y * dy) * se - z * ce);
+        if (frame.track) {
+          if (sx < frame.x0) frame.x0 = sx;
+          if (sx > frame.x1) frame.x1 = sx;
+          if (sy < frame.y0) frame.y0 = sy;
+          if (sy > frame.y1) frame.y1 = sy;
+        }
+        return [sx, sy];
+      },
+      depth: (x, y, z) => (x * dx + y * dy) * ce + z * se,
+    };
+  }
+
+  // Whether box a stands behind box b along an axis that parts them; 0 when none says.
+  function behind(a, b, cam) {
+    const eps = 1e-6;
+    if (a.x + a.w <= b.x && Math.abs(cam.dx) > eps) return cam.dx > 0 ? 1 : -1;
+    if (b.x + b.w <= a.x && Math.abs(cam.dx) > eps) return cam.dx > 0 ? -1 : 1;
+    if (a.y + a.d <= b.y && Math.abs(cam.dy) > eps) return cam.dy > 0 ? 1 : -1;
+    if (b.y + b.d <= a.y && Math.abs(cam.dy) > eps) return cam.dy > 0 ? -1 : 1;
+    if (a.z + a.h <= b.z) return 1;
+    if (b.z + b.h <= a.z) return -1;
+    return 0;
+  }
+
+  function outline(box, cam) {
+    const xs = [box.x, box.x + box.w], ys = [box.y, box.y + box.d], zs = [box.z, box.z + box.h];
+    let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+    for (const x of xs) for (const y of ys) for (const z of zs) {
+      const [sx, sy] = cam.point(x, y, z);
+      x0 = Math.min(x0, sx); x1 = Math.max(x1, sx); y0 = Math.min(y0, sy); y1 = Math.max(y1, sy);
+    }
+    return {x0, x1, y0, y1};
+  }
+
+  // The boxes in the painter's order: each after every box it hides part of.
+  function paintOrder(boxes, cam) {
+    const n = boxes.length;
+    const rects = boxes.map((b) => outline(b, cam));
+    const after = boxes.map(() => []);
+    const count = new Array(n).fill(0);
+    for (let i = 0; i < n; i++) {
+      for (let j = i + 1; j < n; j++) {
+        const a = rects[i], b = rects[j];
+        if (a.x1 <= b.x0 || b.x1 <= a.x0 || a.y1 <= b.y0 || b.y1 <= a.y0) continue;
+        const s = behind(boxes[i], boxes[j], cam);
+        if (s > 0) { after[i].push(j); count[j]++; }
+        else if (s < 0) { after[j].push(i); count[i]++; }
+      }
+    }
+    const depth = boxes.map((b) => cam.depth(b.x + b.w / 2, b.y + b.d / 2, b.z + b.h / 2));
+    const ready = [];
+    for (let i = 0; i < n; i++) if (!count[i]) ready.push(i);
+    const out = [];
+    const done = new Array(n).fill(false);
+    while (out.length < n) {
+      if (!ready.length) {  // a cycle (never between boxes on a grid): the nearest last
+        let far = -1;
+        for (let i = 0; i < n; i++) if (!done[i] && (far < 0 || depth[i] < depth[far])) far = i;
+        ready.push(far);
+        count[far] = 0;
+      }
+      ready.sort((p, q) => depth[q] - depth[p]);
+      const i = ready.pop();
+      if (done[i]) continue;
+      done[i] = true;
+      out.push(boxes[i]);
+      for (const j of after[i]) if (--count[j] === 0 && !done[j]) ready.push(j);
+    }
+    return out;
+  }
+
+  // --- drawing -----------------------------------------------------------------------
+  const r1 = (v) => Math.round(v * 10) / 10;
+  const pts = (cam, corners) => corners.map(([x, y, z]) => cam.point(x, y, z).map(r1).join(",")).join(" ");
+  const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
+
+  function faces(b, cam) {
+    const x0 = b.x, x1 = b.x + b.w, y0 = b.y, y1 = b.y + b.d, z0 = b.z, z1 = b.z + b.h;
+    const out = [["top", [[x0, y0, z1], [x1, y0, z1], [x1, y1, z1], [x0, y1, z1]], 1]];
+    if (cam.dx > 1e-6) out.push(["east", [[x1, y0, z0], [x1, y1, z0], [x1, y1, z1], [x1, y0, z1]], 0.78]);
+    if (cam.dx < -1e-6) out.push(["west", [[x0, y0, z0], [x0, y1, z0], [x0, y1, z1], [x0, y0, z1]], 0.78]);
+    if (cam.dy > 1e-6) out.push(["north", [[x0, y1, z0], [x1, y1, z0], [x1, y1, z1], [x0, y1, z1]], 0.62]);
+    if (cam.dy < -1e-6) out.push(["south", [[x0, y0, z0], [x1, y0, z0], [x1, y0, z1], [x0, y0, z1]], 0.62]);
+    return out;
+  }
+
+  function centre(cam, corners) {
+    let sx = 0, sy = 0;
+    for (const [x, y, z] of corners) { const p = cam.point(x, y, z); sx += p[0]; sy += p[1]; }
+    return [r1(sx / corners.length), r1(sy / corners.length)];
+  }
+
+  function blockSvg(b, cam, tower, opts) {
+    const classes = ["cl-b"];
+    if (opts.lit && opts.lit.has(b.id)) classes.push("lit");
+    if (b.id === opts.mark || (opts.mark === undefined && b.moved)) classes.push("marked");
+    if (b.id === opts.chosen) classes.push("chosen");
+    const name = opts.names && opts.names[b.id];
+    let g = `<g class="${classes.join(" ")}" data-block="${b.id}"` +
+      (name ? ` tabindex="0" role="button" aria-label="${esc(name)}">` : ">");
+    for (const [face, corners, light] of faces(b, cam)) {
+      const colour = b[face];
+      g += `<polygon points="${pts(cam, corners)}" fill="${shade(colour, light)}" data-face="${face}"/>`;
+      if (opts.letters) {
+        const [cx, cy] = centre(cam, corners);
+        const ink = DARK.has(colour) ? "#fff" : "#111";
+        g += `<text x="${cx}" y="${cy}" fill="${ink}" class="cl-ltr" data-colour="${colour}">${esc(tower.letters[colour] || "")}</text>`;
+      }
+    }
+    if (b.stone) {
+      const [cx, cy] = cam.point(b.x + b.w / 2, b.y + b.d / 2, b.z + b.h);
+      g += `<g class="cl-stone"><ellipse cx="${r1(cx)}" cy="${r1(cy)}" rx="${UNIT * 0.7}" ry="${UNIT * 0.45}" fill="#111" stroke="${FILL[b.stone] || "#fff"}" stroke-width="2.5"/>` +
+           `<path d="M${r1(cx - 4)} ${r1(cy - 2.5)}l8 5m0 -5l-8 5" stroke="#fff" stroke-width="1.5"/></g>`;
+    }
+    return g + "</g>";
+  }
+
+  function pawn(f, cam, at) {
+    const [sx, sy] = at;
+    const h = UNIT * 2.6;
+    const w = UNIT * 0.55;
+    const ink = DARK.has(f.colour) ? "#fff" : "#111";
+    if (cam.frame.track) cam.frame.y0 = Math.min(cam.frame.y0, sy - h * 0.85 - UNIT * 0.7);
+    const body = `M${r1(sx - w)} ${r1(sy)}q0 ${r1(-h * 0.55)} ${r1(w * 0.45)} ${r1(-h * 0.7)}h${r1(w * 1.1)}q${r1(w * 0.45)} ${r1(h * 0.15)} ${r1(w * 0.45)} ${r1(h * 0.7)}z`;
+    return `<g class="cl-pawn" data-seat="${f.seat}"><title>${esc(f.name)}</title>` +
+      `<path d="${body}" fill="${FILL[f.colour]}" stroke="#fff" stroke-width="3" paint-order="stroke"/>` +
+      `<path d="${body}" fill="${FILL[f.colour]}" stroke="#111" stroke-width="1"/>` +
+      `<circle cx="${r1(sx)}" cy="${r1(sy - h * 0.85)}" r="${r1(UNIT * 0.62)}" fill="${FILL[f.colour]}" stroke="#111" stroke-width="1"/>` +
+      `<text x="${r1(sx)}" y="${r1(sy - h * 0.85)}" fill="${ink}" class="cl-pawn-ltr">${esc(f.letter)}</text></g>`;
+  }
+
+  function ladderSvg(l, cam, tower) {
+    if (!l.top) return "";
+    const top = [l.top.x + 0.5, l.top.y + 0.5, l.top.z];
+    const foot = l.foot ? [l.foot.x + 0.5, l.foot.y + 0.5, l.foot.z]
+      : [top[0] + cam.dx * 1.5, top[1] + cam.dy * 1.5, 0];
+    const [ax, ay] = cam.point(...foot);
+    const [bx, by] = cam.point(...top);
+    const len = Math.hypot(bx - ax, by - ay) || 1;
+    const px = ((by - ay) / len) * 3, py = (-(bx - ax) / len) * 3;
+    let d = `M${r1(ax + px)} ${r1(ay + py)}L${r1(bx + px)} ${r1(by + py)}M${r1(ax - px)} ${r1(ay - py)}L${r1(bx - px)} ${r1(by - py)}`;
+    const rungs = Math.max(2, Math.round(len / 6));
+    for (let i = 1; i < rungs; i++) {
+      const t = i / rungs;
+      const cx = ax + (bx - ax) * t, cy = ay + (by - ay) * t;
+      d += `M${r1(cx + px)} ${r1(cy + py)}L${r1(cx - px)} ${r1(cy - py)}`;
+    }
+    return `<path class="cl-ladder-drawn" data-ladder="${esc(l.name)}" d="${d}"/>`;
+  }
+
+  // The tower drawn into ``svg`` from ``angle``. opts: upto (the first blocks of the build
+  // order only), mark (the block outlined), letters, lit (block ids), reach (squares lit
+  // for a walk), ghosts (places a block may go), chosen.
+  function draw(svg, tower, angle, opts) {
+    const cam = camera(angle);
+    let blocks = tower.blocks;
+    if (opts.upto !== undefined && tower.order) {
+      const shown = new Set(tower.order.slice(0, opts.upto));
+      blocks = blocks.filter((b) => shown.has(b.id));
+    }
+    if (opts.chosenGhost) blocks = blocks.filter((b) => b.id !== opts.chosen);
+    let x0 = 0, x1 = 4, y0 = 0, y1 = 2;
+    for (const b of tower.blocks.concat(opts.ghosts || [])) {
+      x0 = Math.min(x0, b.x); y0 = Math.min(y0, b.y);
+      x1 = Math.max(x1, b.x + b.w); y1 = Math.max(y1, b.y + b.d);
+    }
+    x0 -= 1.5; y0 -= 1.5; x1 += 1.5; y1 += 1.5;
+    const parts = [];
+    parts.push(`<polygon class="cl-table" points="${pts(cam, [[x0, y0, 0], [x1, y0, 0], [x1, y1, 0], [x0, y1, 0]])}"/>`);
+    // A build step is framed to the whole tower and the table screen's mark, so each step
+    // is drawn at the same size and the side to face the screen shows.
+    cam.frame.track = opts.upto !== undefined;
+    if (tower.screen && opts.letters) {
+      const [sx, sy] = cam.point((x0 + x1) / 2, y1 - 0.8, 0);
+      parts.push(`<text class="cl-side" x="${r1(sx)}" y="${r1(sy)}">▲ ${esc(tower.screen)}</text>`);
+    }
+    if (cam.frame.track) for (const b of tower.blocks) outline(b, cam);
+    parts.push('<g class="cl-things">');
+    cam.frame.track = true;
+    const boxes = blocks.map((b) => Object.assign({kind: "block"}, b));
+    // The ghost chosen is drawn in place as a block; the others as their tops, faint, each
+    // with a handle at its centre that a tap takes (the one nearest the finger).
+    const ghosts = opts.ghosts || [];
+    for (const g of ghosts) if (g.key === opts.ghost) boxes.push(Object.assign({kind: "ghost"}, g));
+    for (const box of paintOrder(boxes, cam)) {
+      if (box.kind === "ghost") {
+        parts.push(`<g class="cl-ghost chosen" data-ghost="${box.key}">` +
+          faces(box, cam).map(([, c]) => `<polygon points="${pts(cam, c)}"/>`).join("") + "</g>");
+      } else {
+        parts.push(blockSvg(box, cam, tower, opts));
+      }
+    }
+    const handles = [];
+    if (!opts.ghost) {
+      ghosts.forEach((g, i) => {
+        const z = g.z + g.h;
+        parts.push(`<polygon class="cl-ghost-top" points="${pts(cam, [[g.x, g.y, z], [g.x + g.w, g.y, z], [g.x + g.w, g.y + g.d, z], [g.x, g.y + g.d, z]])}"/>`);
+        const [cx, cy] = cam.point(g.x + g.w / 2, g.y + g.d / 2, z);
+        const label = (opts.ghostLabel || "").replace("{n}", i + 1).replace("{total}", ghosts.length);
+        const act = opts.ghostPick ? ` tabindex="0" role="button" aria-label="${esc(label)}"` : "";
+        handles.push({depth: cam.depth(g.x + g.w / 2, g.y + g.d / 2, z),
+                      svg: `<circle class="cl-ghost-dot" data-ghost="${g.key}"${act} cx="${r1(cx)}" cy="${r1(cy)}" r="2.4"/>`});
+      });
+      handles.sort((a, b) => a.depth - b.depth);
+    }
+    for (const sq of opts.reach || []) {
+      const corners = [[sq.x + 0.1, sq.y + 0.1, sq.z], [sq.x + 0.9, sq.y + 0.1, sq.z], [sq.x + 0.9, sq.y + 0.9, sq.z], [sq.x + 0.1, sq.y + 0.9, sq.z]];
+      const act = opts.reachPick ? ` tabindex="0" role="button" aria-label="${esc(sq.name || "")}"` : "";
+      parts.push(`<polygon class="cl-reach${sq.key === opts.chosenSquare ? " chosen" : ""}" data-square="${sq.key}"${act} points="${pts(cam, corners)}"/>`);
+    }
+    for (const l of tower.ladders) if (opts.upto === undefined) parts.push(ladderSvg(l, cam, tower));
+    if (opts.upto === undefined) {
+      const onTable = tower.figures.filter((f) => f.x === null);
+      onTable.forEach((f, i) => {
+        const t = (i + 1) / (onTable.length + 1);
+        const along = [x0 + (x1 - x0) * t, y0 + (y1 - y0) * t];
+        // in front of the tower, as this viewer sees it
+        const x = Math.abs(cam.dx) > 0.7 ? (cam.dx > 0 ? x1 - 0.7 : x0 + 0.7) : along[0];
+        const y = Math.abs(cam.dx) > 0.7 ? along[1] : (cam.dy > 0 ? y1 - 0.7 : y0 + 0.7);
+        parts.push(pawn(f, cam, cam.point(x, y, 0)));
+      });
+      const standing = tower.figures.filter((f) => f.x !== null);
+      standing.sort((a, b) => cam.depth(a.x, a.y, a.z) - cam.depth(b.x, b.y, b.z));
+      for (const f of standing) parts.push(pawn(f, cam, cam.point(f.x + 0.5, f.y + 0.5, f.z)));
+    }
+    for (const h of handles) parts.push(h.svg);
+    parts.push("</g>");
+    svg.innerHTML = parts.join("");
+    // the frame: the tower and its figures (the table may run past it), and a margin
+    const f = cam.frame;
+    const m = UNIT * 0.8;
+    svg.setAttribute("viewBox", `${r1(f.x0 - m)} ${r1(f.y0 - m)} ${r1(f.x1 - f.x0 + 2 * m)} ${r1(f.y1 - f.y0 + 2 * m)}`);
+  }
+
+  // --- the views on the page -----------------------------------------------------------
+  const turned = new WeakMap();  // a view's own turn (a swipe), in degrees
+
+  // A view's angle: "me" (this phone's player's side), a side by name (a build step's
+  // builder), "screen", or degrees; turned a little so two sides show, unless drawn
+  // straight (a build step: its left is the words' left, "towards you" its bottom).
+  function homeAngle(svg) {
+    const view = svg.dataset.view || "screen";
+    let base = 0;
+    if (view === "me") {
+      const sitting = document.querySelector("[data-sitting]");
+      base = SIDES[sitting ? sitting.dataset.sitting : "ahead"] ?? 180;
+    } else if (view in SIDES) {
+      base = SIDES[view];
+    } else if (view !== "screen") {
+      base = Number(view) || 0;
+    }
+    return base + (svg.dataset.straight === undefined ? QUARTER : 0);
+  }
+
+  function askFor(svg) {
+    if (svg.dataset.view !== "me") return {};
+    const ask = document.getElementById("cl-ask");
+    if (!ask) return {};
+    const d = ask.dataset;
+    const opts = {chosen: d.chosen || undefined, ghostLabel: d.ghostLabel,
+                  reachPick: d.reachPick, ghostPick: d.ghostPick};
+    if (d.lit) {
+      const ids = d.lit.split(" ");
+      const names = (d.litNames || "").split("|");
+      opts.lit = new Set(ids);
+      opts.names = {};
+      ids.forEach((id, i) => { opts.names[id] = names[i] || id; });
+    }
+    if (d.reach) {
+      const names = (d.reachNames || "").split("|");
+      opts.reach = d.reach.split(" ").map((s, i) => {
+        const [x, y, z] = s.split(",").map(Number);
+        return {key: `${x},${y}`, x, y, z, name: names[i]};
+      });
+    }
+    if (d.ghosts) {
+      opts.ghosts = d.ghosts.split(" ").map((s) => {
+        const [key, x, y, z, w, dd, h] = s.split(":");
+        return {key, x: +x, y: +y, z: +z, w: +w, d: +dd, h: +h};
+      });
+      opts.chosenGhost = true;
+    }
+    if (d.ghost) opts.ghost = d.ghost;
+    if (d.square) opts.chosenSquare = d.square;
+    return opts;
+  }
+
+  const drawn = new WeakMap();
+  function redraw(force) {
+    const data = document.getElementById("cl-td");
+    if (!data) return;
+    let tower = null;
+    const ask = document.getElementById("cl-ask");
+    const sitting = document.querySelector("[data-sitting]");
+    const signature = data.innerHTML + (ask ? ask.outerHTML : "") + (sitting ? sitting.dataset.sitting : "");
+    for (const svg of document.querySelectorAll("svg.cl-3d")) {
+      const angle = homeAngle(svg) + (turned.get(svg) || 0);
+      const key = `${signature}|${angle}|${svg.dataset.upto || ""}|${svg.dataset.mark || ""}`;
+      if (!force && drawn.get(svg) === key && svg.firstChild) continue;
+      tower = tower || read(data);
+      const opts = Object.assign({letters: svg.dataset.letters !== "no"}, askFor(svg));
+      if (svg.dataset.upto) opts.upto = Number(svg.dataset.upto);
+      if (svg.dataset.mark) opts.mark = svg.dataset.mark;
+      draw(svg, tower, angle, opts);
+      drawn.set(svg, key);
+    }
+  }
+
+  // A swipe across a view turns it; a tap is left to the page.
+  let swipe = null;
+  document.addEventListener("pointerdown", (event) => {
+    const svg = event.target.closest && event.target.closest("svg.cl-3d[data-turnable]");
+    if (!svg) return;
+    swipe = {svg, x: event.clientX, start: turned.get(svg) || 0, moved: false};
+  });
+  document.addEventListener("pointermove", (event) => {
+    if (!swipe) return;
+    const dx = event.clientX - swipe.x;
+    if (Math.abs(dx) > 8) swipe.moved = true;
+    if (!swipe.moved) return;
+    turned.set(swipe.svg, swipe.start + dx * 0.6);
+    redraw(false);
+  });
+  document.addEventListener("pointerup", () => {
+    if (swipe && swipe.moved) {
+      const svg = swipe.svg;
+      svg.dataset.swiped = "1";
+      setTimeout(() => { delete svg.dataset.swiped; }, 0);
+    }
+    swipe = null;
+  });
+  document.addEventListener("click", (event) => {
+    const svg = event.target.closest && event.target.closest("svg.cl-3d");
+    if (svg && svg.dataset.swiped) { event.stopPropagation(); event.preventDefault(); return; }
+    const turn = event.target.closest && event.target.closest("[data-turn-tower]");
+    if (!turn) return;
+    for (const view of document.querySelectorAll("svg.cl-3d[data-turnable]")) {
+      const step = Number(turn.dataset.turnTower);
+      turned.set(view, step ? (turned.get(view) || 0) + step : 0);
+    }
+    redraw(false);
+  }, true);
+
+  function refresh() {
+    redraw(false);
+  }
+
+  // A tap on the phone's tower answers the question asked: a lit block, a lit top, a ghost.
+  // A greyed block tapped while blocks are asked for says why it may not move.
+  // The ghost handle nearest a tap on the tower, within a finger's width.
+  function nearestHandle(target, point) {
+    const svg = target.closest && target.closest("svg.cl-3d");
+    if (!svg || !point) return null;
+    let best = null;
+    let far = 22;
+    for (const dot of svg.querySelectorAll(".cl-ghost-dot")) {
+      const r = dot.getBoundingClientRect();
+      const d = Math.hypot(r.left + r.width / 2 - point[0], r.top + r.height / 2 - point[1]);
+      if (d < far) { far = d; best = dot; }
+    }
+    return best;
+  }
+
+  function answer(target, point) {
+    const ask = document.getElementById("cl-ask");
+    if (!ask || !window.htmx) return false;
+    const d = ask.dataset;
+    let pick = null;
+    let url = d.url;
+    const ghost = target.closest("[data-ghost]") || nearestHandle(target, point);
+    const square = target.closest(".cl-reach");
+    const block = target.closest(".cl-b");
+    if (ghost && d.ghostPick) {
+      const [x, y, long] = ghost.dataset.ghost.split("_");
+      pick = Object.assign(JSON.parse(d.ghostPick), {x: Number(x), y: Number(y), long: long === "-" ? null : long});
+    } else if (square && d.reachPick) {
+      pick = Object.assign(JSON.parse(d.reachPick), {to: square.dataset.square});
+    } else if (block && d.blockPick) {
+      pick = Object.assign(JSON.parse(d.blockPick), {block: block.dataset.block});
+      if (!block.classList.contains("lit")) url = d.why;
+    }
+    if (!pick) return false;
+    const query = `${url}?pick=${encodeURIComponent(JSON.stringify(pick))}`;
+    if (url === d.why) htmx.ajax("GET", query, {source: target, swap: "none"});
+    else htmx.ajax("GET", query, {source: target, target: "#picker", swap: "outerHTML"});
+    return true;
+  }
+
+  document.addEventListener("click", (event) => {
+    const svg = event.target.closest && event.target.closest("svg.cl-3d[data-turnable]");
+    // a finger's tap has a place; a key's (detail 0) has its element
+    if (svg && !svg.dataset.swiped) answer(event.target, event.detail ? [event.clientX, event.clientY] : null);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    const el = event.target.closest && event.target.closest("svg.cl-3d [role=button]");
+    if (!el) return;
+    event.preventDefault();
+    el.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+  });
+
+  window.clTower = {redraw, read, draw, camera};
+  document.addEventListener("DOMContentLoaded", refresh);
+  document.addEventListener("htmx:after:swap", refresh);
+  document.addEventListener("htmx:ws:after:message:incoming", refresh);
+  document.addEventListener("htmx:finally:request", () => setTimeout(refresh, 0));
+})();

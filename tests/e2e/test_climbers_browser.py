@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from companion.games.climbers import Climbers
 from companion.web.games.climbers_picture import PALETTE
+from companion.web.services import services
 from support.browser import PHONE
 from tests.conftest import ApiTable
 from tests.e2e.phones import (
@@ -190,7 +191,7 @@ def test_a_map_wider_than_the_phone_pans_to_the_lit_blocks(browser: Browser, liv
               .get_json()["token"] for seat, name in enumerate(("Ana", "Ben", "Chloé"))]
     host = {"Authorization": f"Bearer {body['host_token']}"}
     client.post(f"/api/tables/{code}/start", headers=host)
-    tables = app.extensions["tables"]
+    tables = services(app).tables
     table = tables.get(code)
     for _ in range(200):  # the blocks moved to climb on spread the tower out
         state = table.state

@@ -16,6 +16,7 @@ from companion import create_app as create_companion
 from companion.live import Connection
 from companion.tables import Table
 from companion.web.diff import Part, catch_up
+from companion.web.services import services
 
 
 def status_parts(table: Table, conn: Connection) -> list[Part]:
@@ -37,5 +38,5 @@ def status_only(table: Table, conn: Connection) -> str:
 
 def create_app() -> Flask:
     app = create_companion()
-    app.extensions["hub"].render = status_only
+    services(app).hub.render = status_only
     return app

@@ -16,6 +16,7 @@ from companion.tables import Table
 from companion.web.diff import catch_up
 from companion.web.games import BY_ID
 from companion.web.regions import render_for
+from companion.web.services import services
 
 
 def playout(game_id: str, seed: int, moves: int) -> Iterator[tuple[Table, int, list[Connection]]]:
@@ -26,7 +27,7 @@ def playout(game_id: str, seed: int, moves: int) -> Iterator[tuple[Table, int, l
                       "PUBLIC_HOST": "127.0.0.1"})
     rng = random.Random(seed)
     with app.app_context():
-        tables = app.extensions["tables"]
+        tables = services(app).tables
         players = min(BY_ID[game_id].engine.max_players, 6)
         table, _ = tables.create(game_id, players, {}, seed=seed)
         for seat in range(players):

@@ -34,7 +34,8 @@ from bench.playout import playout  # noqa: E402
 from companion.gunicorn_config import post_worker_init  # noqa: E402
 from companion.web.diff import catch_up  # noqa: E402
 from companion.web.games import BY_ID  # noqa: E402
-from companion.web.regions import push_caches, render_for  # noqa: E402
+from companion.web.regions import render_for  # noqa: E402
+from companion.web.services import services  # noqa: E402
 
 
 def play(game_id: str, seed: int, moves: int,
@@ -44,7 +45,7 @@ def play(game_id: str, seed: int, moves: int,
     spent: list[float] = []
     memo = None
     for table, _, viewers in playout(game_id, seed, moves):
-        memo = push_caches().memo
+        memo = services().caches.memo
         if not spent:  # the drawings before the first move are not a move's
             memo.drawings.clear()
             memo.seconds.clear()

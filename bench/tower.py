@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion import create_app  # noqa: E402
+from companion.web.services import services  # noqa: E402
 from support.browser import CHROMIUM_FLAGS, PHONE  # noqa: E402
 from support.cl_strategy import choose  # noqa: E402
 
@@ -68,7 +69,7 @@ def main() -> None:
                   .get_json()["token"] for seat, name in enumerate(NAMES)]
         client.post(f"/api/tables/{code}/start",
                     headers={"Authorization": f"Bearer {body['host_token']}"})
-        tables = app.extensions["tables"]
+        tables = services(app).tables
         table = tables.get(code)
         for number in range(30):
             seat = table.state["turn"]

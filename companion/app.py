@@ -36,16 +36,20 @@ def create_app(overrides: dict[str, Any] | None = None,
     from companion.tables import Retirement, Tables
     from companion.web import regions
     from companion.web.games import GAMES
+    from companion.web.pieces import Pieces
+    from companion.web.ratelimit import Limits
+    from companion.web.services import KEY, Services
 
     registry = {spec.id: spec for spec in (GAMES if games is None else games)}
     i18n.init_app(app)
     hub = Hub(app, render=regions.push_for, farewell=regions.farewell)
-    app.extensions["hub"] = hub
-    app.extensions["games"] = registry
-    app.extensions["tables"] = Tables(
+    tables = Tables(
         Store(app.config["DATABASE"]),
         {game_id: spec.engine for game_id, spec in registry.items()}, listener=hub,
         alphabet=app.config["CODE_ALPHABET"], length=app.config["CODE_LENGTH"],
         retirement=Retirement(**app.config["RETIRE_SECONDS"]))
+    app.extensions[KEY] = Services(
+        tables=tables, hub=hub, games=registry, limits=Limits.from_config(app.config),
+        caches=regions.PushCaches(), pieces=Pieces(app.jinja_env))
     web.init_app(app)
     return app

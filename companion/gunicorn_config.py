@@ -32,7 +32,7 @@ def post_worker_init(worker: object) -> None:
     """Collect garbage less often: rendering a push allocates thousands of short-lived
     objects, and at Python's default threshold (700) the collector ran every few hundred
     microseconds of rendering and went through the kept renderings again and again
-    (docs/performance.md: 10 % of the worker's time, and its slowest pushes). What the app
+    (docs/performance-history.md: 10 % of the worker's time, and its slowest pushes). What the app
     loaded at start is frozen out of the collector's sight."""
     gc.freeze()
     gc.set_threshold(50_000, 20, 10)

@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from companion import create_app  # noqa: E402
+from companion.web.services import services  # noqa: E402
 from support.browser import CHROMIUM_FLAGS, PHONE  # noqa: E402
 from support.cl_strategy import choose as choose_cl  # noqa: E402
 from support.hm_strategy import choose  # noqa: E402
@@ -41,7 +42,7 @@ def new_table(app: Flask, game: str, players: int, seed: int) -> tuple[Any, list
                                                             "seat": seat}).get_json()["token"]
               for seat in range(players)]
     client.post(f"/api/tables/{code}/start", headers={"Authorization": f"Bearer {host}"})
-    return app.extensions["tables"].get(code), tokens
+    return services(app).tables.get(code), tokens
 
 
 def play(app: Flask, table: Any, count: int, pick, until=lambda table: False) -> int:
@@ -52,7 +53,7 @@ def play(app: Flask, table: Any, count: int, pick, until=lambda table: False) ->
             break
         seat = next(s for s in range(table.row.players) if mover(table, s))
         move = pick(seat, table.moves_for(seat))
-        app.extensions["tables"].submit(table, seat, move, table.seq, f"s{table.seq}")
+        services(app).tables.submit(table, seat, move, table.seq, f"s{table.seq}")
     return next(s for s in range(table.row.players) if mover(table, s))
 
 

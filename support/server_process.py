@@ -46,9 +46,52 @@ def free_port() -> int:
 LOGS: list[Path] = []
 
 
-def procfile_command() -> list[str]:
-    line = (ROOT / "Procfile").read_text().strip()
+def procfile_command(checkout: Path = ROOT) -> list[str]:
+    """The command of the ``Procfile``'s web process, as words."""
+    line = (checkout / "Procfile").read_text().strip()
     return shlex.split(line.partition(":")[2])
+
+
+def wait_until_served(url: str, process: subprocess.Popen[bytes], seconds: float,
+                      log: Path | None = None) -> str:
+    """The page at ``url`` once the server ``process`` answers it; fails the test with the
+    end of the server's ``log`` if it stops or takes longer than ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return urllib.request.urlopen(url, timeout=2).read().decode()
+        except OSError:
+            said = "" if log is None else ":\n" + log.read_text(errors="replace")[-4000:]
+            assert process.poll() is None, f"the server stopped (exit {process.returncode}){said}"
+            assert time.monotonic() < deadline, f"{url} did not answer within {seconds} s{said}"
+            time.sleep(0.1)
+
+
+def stop_group(process: subprocess.Popen[bytes], seconds: float = 10) -> None:
+    """SIGTERM a server started in a session of its own (gunicorn's master and worker),
+    SIGKILL it if it is still there after ``seconds``."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+
+def call_json(base: str, method: str, path: str, body: Any = None,
+              token: str | None = None, timeout: float = 10) -> tuple[int, Any]:
+    """A JSON API call: the status and the decoded answer, refusals included."""
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(base + path, data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
 
 
 class ServerProcess:
@@ -93,12 +136,8 @@ class ServerProcess:
         self._close_log()
 
     def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        if self.process:
+            stop_group(self.process)
         self._close_log()
 
     def _close_log(self) -> None:
@@ -108,16 +147,7 @@ class ServerProcess:
 
     def call(self, method: str, path: str, body: Any = None,
              token: str | None = None, timeout: float = 10) -> tuple[int, Any]:
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.base + path, data=data, method=method)
-        request.add_header("Content-Type", "application/json")
-        if token:
-            request.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:
-                return response.status, json.loads(response.read())
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read())
+        return call_json(self.base, method, path, body, token, timeout)
 
 
 # --- a fault run: phones, seats playing, SIGKILLs, and the checks -------------------------

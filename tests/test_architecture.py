@@ -101,3 +101,15 @@ def test_the_type_checker_catches_a_view_that_breaks_its_type(tmp_path):
     result = subprocess.run([MYPY, "companion"], cwd=tree, capture_output=True, text=True)
     assert result.returncode != 0
     assert 'Missing key "deck_count"' in result.stdout
+
+
+def test_the_app_keeps_its_services_under_one_typed_key():
+    """Everything the app factory builds is reached through ``services()``: no module,
+    test or benchmark reads ``app.extensions`` by a string key of its own."""
+    here = Path(__file__).resolve().parents[1]
+    keyed = re.compile(r"\.extensions\[")
+    readers = sorted(path.relative_to(here).as_posix()
+                     for folder in ("companion", "tests", "bench", "scripts", "support")
+                     for path in (here / folder).rglob("*.py")
+                     if keyed.search(path.read_text()))
+    assert readers == ["companion/app.py", "companion/web/services.py"], readers

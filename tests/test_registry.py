@@ -25,7 +25,7 @@ from companion.web.games.spec import PARTIALS, GameSpec
 from tests.conftest import FAKE_GAME
 
 ROOT = Path(__file__).resolve().parents[1]
-CSS = ROOT / "static" / "css" / "companion.css"
+GAME_CSS = ROOT / "static" / "css" / "games"
 FRENCH = ROOT / "companion" / "translations" / "fr" / "LC_MESSAGES" / "messages.po"
 LANGUAGES = ("en", "fr")
 
@@ -55,9 +55,8 @@ def missing_parts(spec: GameSpec) -> list[str]:
                if not (spec.templates_path / name).is_file()]
     if not (ROOT / "docs" / "games" / f"{spec.id}.md").is_file():
         missing.append(f"docs page docs/games/{spec.id}.md")
-    css = CSS.read_text()
-    if f"/* game: {spec.id} " not in css or f"/* end of game: {spec.id} */" not in css:
-        missing.append(f"CSS section /* game: {spec.id} … */ in companion.css")
+    if not (GAME_CSS / f"{spec.id}.css").is_file():
+        missing.append(f"stylesheet static/css/games/{spec.id}.css")
     package = type(spec.engine).__module__.rsplit(".", 1)[0]
     try:
         declared = importlib.import_module(f"{package}.types")
@@ -100,7 +99,7 @@ def test_the_contract_names_each_part_a_game_lacks(tmp_path):
     missing = missing_parts(replace(FAKE_GAME, templates=templates))
     assert "partial turn.html" in missing
     assert "docs page docs/games/high-card.md" in missing
-    assert any(part.startswith("CSS section") for part in missing)
+    assert "stylesheet static/css/games/high-card.css" in missing
     assert "French for waiting.html: 'Nobody has translated this'" in missing
     assert "tests.fake_game.types with Move and View" in missing
     assert not any("clause" in part or "option" in part or "name" in part for part in missing)

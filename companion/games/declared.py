@@ -31,9 +31,15 @@ def kinds_by_type(declared: Any) -> dict[str, Any]:
     """Each value of the ``type`` field, and the kind of move that carries it."""
     found: dict[str, Any] = {}
     for kind in kinds(declared):
-        for value in get_args(typing.get_type_hints(kind)["type"]):
+        for value in get_args(hints(kind)["type"]):
             found[value] = kind
     return found
+
+
+@cache
+def hints(kind: Any) -> dict[str, Any]:
+    """A TypedDict's fields and their types (read once: ``get_type_hints`` is slow)."""
+    return typing.get_type_hints(kind)
 
 
 def fits(value: Any, hint: Any) -> bool:
@@ -82,7 +88,7 @@ def problem(value: Any, kind: Any) -> str | None:
     if not all(isinstance(key, str) for key in keys) or not required <= keys <= required | optional:
         allowed = sorted(required) + [f"({key})" for key in sorted(optional)]
         return "expected keys " + ", ".join(allowed)
-    for key, hint in typing.get_type_hints(kind).items():
+    for key, hint in hints(kind).items():
         if key in value and not fits(value[key], hint):
             return f"{key} must be {_named(hint)}"
     return None

@@ -25,6 +25,7 @@ from companion.web import (
     waiting,
 )
 from companion.web.render import install_template_globals
+from companion.web.services import services
 
 
 def init_app(app: Flask) -> None:
@@ -46,5 +47,5 @@ def template_loader(app: Flask) -> BaseLoader:
     """The app's templates, where ``games/<id>/…`` is read from each registered game's own
     template folder."""
     games = PrefixLoader({game_id: FileSystemLoader(spec.templates_path)
-                          for game_id, spec in app.extensions["games"].items()})
+                          for game_id, spec in services(app).games.items()})
     return ChoiceLoader([PrefixLoader({"games": games}), FileSystemLoader(TEMPLATES)])

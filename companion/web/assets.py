@@ -35,9 +35,17 @@ def asset_url(filename: str) -> str:
     return url_for("static", filename=filename, v=digest(filename))
 
 
+def game_stylesheet(game_id: str) -> str | None:
+    """The URL of a game's own stylesheet (``static/css/games/<id>.css``): a game's pages
+    load it beside the platform's, so no page carries the other games' rules."""
+    filename = f"css/games/{game_id}.css"
+    return asset_url(filename) if digest(filename) else None
+
+
 def init_app(app: Flask) -> None:
     Compress(app)
     app.jinja_env.globals["asset_url"] = asset_url
+    app.jinja_env.globals["game_stylesheet"] = game_stylesheet
 
     @app.after_request
     def cache_hashed_assets(response: Response) -> Response:

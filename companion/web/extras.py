@@ -8,20 +8,21 @@ when htmx asks), so any player can read the instructions out from their chair.""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from companion.tables import Table
 from companion.web.phone import seat_or_none
 from companion.web.render import screen_context, viewer_context
 from companion.web.responses import table_or_404
+from companion.web.services import services
 
 bp = Blueprint("extras", __name__)
 
 
 def _served(table: Table, name: str) -> str:
     """The game's id when it serves ``name`` now, else a 404."""
-    spec = current_app.extensions["games"].get(table.row.game)
+    spec = services().games.get(table.row.game)
     if spec is None or name not in spec.extras or table.view_for(None) is None:
         abort(404)
     return str(spec.id)

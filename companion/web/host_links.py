@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -22,6 +22,7 @@ from companion.web.ratelimit import address_key, too_fast
 from companion.web.render import game_name, public_url
 from companion.web.responses import refusal_body, refusal_response, status_of, table_or_404, tables
 from companion.web.screen import is_host
+from companion.web.services import services
 
 bp = Blueprint("host_links", __name__)
 
@@ -103,7 +104,7 @@ def take(code: str) -> Response | tuple[str, int]:
     table = table_or_404(code)
     if is_host(table):  # already the host here: keep the cookie it has
         return redirect(url_for("screen.show", code=table.code), code=303)
-    misses = current_app.extensions["miss_limiter"]
+    misses = services().limits.misses
     wait = misses.peek(address_key())
     if wait:
         return too_fast(wait)

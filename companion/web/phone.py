@@ -22,7 +22,7 @@ from companion.web import jsonread, unshown
 from companion.web.cookies import seat_token
 from companion.web.jsonread import TooDeep
 from companion.web.picker import parse_chosen
-from companion.web.regions import mark_shown, page_memory, push_caches, regions
+from companion.web.regions import mark_shown, page_memory, regions
 from companion.web.render import viewer_context
 from companion.web.responses import (
     refusal_body,
@@ -31,6 +31,7 @@ from companion.web.responses import (
     table_or_404,
     tables,
 )
+from companion.web.services import services
 
 bp = Blueprint("phone", __name__)
 
@@ -51,7 +52,7 @@ def play(code: str) -> Response | str:
         return refusal_response("table.bad-request", detail=str(too_deep))
     except ValueError:
         chosen = {}  # a pick that no longer reads: the picker starts over
-    memo = push_caches().memo
+    memo = services().caches.memo
     parts = regions(table, seat, chosen=chosen, memo=memo)
     pushed = [part for part in regions(table, seat, memo=memo)
               if part.id in ("picker", "private")] if chosen else None
@@ -99,7 +100,7 @@ def live_response(table: Table, seat: int, notice: dict[str, str] | None = None,
     result of their own tap without waiting for the socket, which is then told what this
     phone already shows. Drawn through the pushes' memo: what the mover's answer draws
     first (the board, the log, the status the others share) the pushes reuse."""
-    parts = regions(table, seat, notice=notice, memo=push_caches().memo)
+    parts = regions(table, seat, notice=notice, memo=services().caches.memo)
     mark_shown(table.code, seat, request.values.get("page"), parts)
     response = make_response("".join(part.html for part in parts))
     response.status_code = status

@@ -22,6 +22,7 @@ from markupsafe import Markup
 from companion.i18n import current_lang
 from companion.lru import LRU
 from companion.web.memo import PER_REQUEST, canonical, reading
+from companion.web.services import services
 
 #: Pieces kept, the least recently used dropped first: a few tables' boards and hands in
 #: every language in use.
@@ -81,6 +82,6 @@ class Pieces:
 
 def install(app: Flask) -> None:
     """``piece(template, **arguments)`` for templates (see ``Pieces.draw``)."""
-    pieces = app.extensions["pieces"] = Pieces(app.jinja_env)
+    pieces = services(app).pieces
     app.jinja_env.globals["piece"] = lambda template, **arguments: pieces.draw(template,
                                                                                 arguments)

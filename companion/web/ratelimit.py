@@ -23,11 +23,15 @@ import ipaddress
 import math
 import threading
 import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, g, request
 
 from companion.web.cookies import host_token, seat_token
 from companion.web.responses import refusal_response, tables
+from companion.web.services import services
 
 RATE_PER_SECOND = 10.0
 BURST = 40.0
@@ -133,15 +137,27 @@ def too_fast(wait: float, rule: str = "table.too-fast") -> Response:
     return response
 
 
+@dataclass(frozen=True)
+class Limits:
+    """The app's buckets: requests by whoever sends them, lookups of tables that do not
+    exist (a guess at a code), and tables created, by address."""
+
+    requests: RateLimiter
+    misses: RateLimiter
+    tables: RateLimiter
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> Limits:
+        return cls(
+            RateLimiter(config.get("RATE_PER_SECOND", RATE_PER_SECOND),
+                        config.get("RATE_BURST", BURST)),
+            RateLimiter(config.get("MISS_PER_SECOND", MISS_PER_SECOND),
+                        config.get("MISS_BURST", MISS_BURST)),
+            RateLimiter(config.get("TABLES_PER_SECOND", TABLES_PER_SECOND),
+                        config.get("TABLES_BURST", TABLES_BURST)))
+
+
 def init_app(app: Flask) -> None:
-    config = app.config
-    app.extensions["rate_limiter"] = RateLimiter(config.get("RATE_PER_SECOND", RATE_PER_SECOND),
-                                                 config.get("RATE_BURST", BURST))
-    app.extensions["miss_limiter"] = RateLimiter(config.get("MISS_PER_SECOND", MISS_PER_SECOND),
-                                                 config.get("MISS_BURST", MISS_BURST))
-    app.extensions["tables_limiter"] = RateLimiter(
-        config.get("TABLES_PER_SECOND", TABLES_PER_SECOND),
-        config.get("TABLES_BURST", TABLES_BURST))
 
     @app.before_request
     def limit_rate() -> Response | None:
@@ -150,16 +166,16 @@ def init_app(app: Flask) -> None:
         if not unsafe and code is None:
             return None
         key = checked_key(code) or address_key()
-        wait = current_app.extensions["rate_limiter"].wait(key)
+        wait = services().limits.requests.wait(key)
         if wait:
             return too_fast(wait)
         if code is not None and key.startswith("addr:"):
             g.anonymous_lookup = True
-            wait = current_app.extensions["miss_limiter"].peek(key)
+            wait = services().limits.misses.peek(key)
             if wait:
                 return too_fast(wait)
         if request.endpoint in CREATING and not loopback():
-            wait = current_app.extensions["tables_limiter"].wait(address_key())
+            wait = services().limits.tables.wait(address_key())
             if wait:
                 return too_fast(wait, "table.too-many-tables")
         return None
@@ -167,5 +183,5 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def count_misses(response: Response) -> Response:
         if g.get("anonymous_lookup") and response.status_code == 404:
-            current_app.extensions["miss_limiter"].wait(address_key())
+            services().limits.misses.wait(address_key())
         return response

@@ -33,6 +33,7 @@ from companion.web.memo import (
     watch_json,
 )
 from companion.web.render import screen_context, viewer_context
+from companion.web.services import services
 
 #: A phone's regions in page order: (element id, template).
 PHONE = (("status", "phone/status.html"), ("notice", "partials/notice.html"),
@@ -70,10 +71,6 @@ class PushCaches:
     push_environ: dict[str, Any] = field(default_factory=_push_environ)
 
 
-def push_caches() -> PushCaches:
-    """The current app's caches of drawings."""
-    caches: PushCaches = current_app.extensions["push_caches"]
-    return caches
 
 
 def regions(table: Table, seat: int | None, is_host: bool = False,
@@ -140,7 +137,7 @@ def log_lines(table: Table, context: dict[str, Any]) -> list[Markup]:
     the same move (moves another viewer sees redacted differ). Templates call it through
     the context's ``log_lines``, named by what the lines show: a push whose log region is
     unchanged does not look them up."""
-    cache, lock = push_caches().log_lines, push_caches().log_lines_lock
+    cache, lock = services().caches.log_lines, services().caches.log_lines_lock
     names = tuple(seat["name"] for seat in context["seats"])
     public = None
     lines = []
@@ -188,7 +185,7 @@ def push_for(table: Table, conn: Connection) -> str:
 def mark_shown(code: str, seat: int, page: str | None, parts: list[Part]) -> None:
     """``seat``'s page behind ``page`` was just answered with ``parts`` over HTTP: its
     socket need not be sent them again (another seat's page token changes nothing)."""
-    for conn in current_app.extensions["hub"].connections(code):
+    for conn in services().hub.connections(code):
         if page and conn.page == page and conn.seat == seat:
             with conn.send_lock:
                 catch_up(conn.sent, parts)
@@ -198,9 +195,9 @@ def render_for(table: Table, conn: Connection) -> list[Part]:
     """``conn``'s regions now. Viewers alike (the table screens of one
     language, the same seat open twice) share one rendering per change, and the phones of
     one language share their board."""
-    hub = current_app.extensions["hub"]
+    hub = services().hub
     key = (conn.seat, conn.is_host, conn.lang)
-    cache, memo = push_caches().renders, push_caches().memo
+    cache, memo = services().caches.renders, services().caches.memo
     version = hub.version(table.code)
     with hub.lock:
         kept_version, kept = cache.get(table.code, (-1, {}))
@@ -231,7 +228,7 @@ def render_for(table: Table, conn: Connection) -> list[Part]:
 def push_context() -> RequestContext:
     """A request context for drawing a push, off any request (``url_for`` needs one). Its
     environment is built once: werkzeug's builder took a tenth of a push's time."""
-    return current_app.request_context(dict(push_caches().push_environ))
+    return current_app.request_context(dict(services().caches.push_environ))
 
 
 def page_memory(parts: list[Part], pushed: list[Part] | None = None,
@@ -247,7 +244,7 @@ def page_memory(parts: list[Part], pushed: list[Part] | None = None,
     for part in pushed or ():
         known[part.id] = part.digest
     owner = (str((request.view_args or {}).get("code", "")).upper(), seat)
-    return current_app.extensions["hub"].remember_page(known, owner)
+    return services().hub.remember_page(known, owner)
 
 
 def farewell(conn: Connection) -> str:
@@ -257,7 +254,6 @@ def farewell(conn: Connection) -> str:
 
 
 def install(app: Any) -> None:
-    app.extensions["push_caches"] = PushCaches()
     app.jinja_env.context_class = ReadingContext
     app.jinja_env.globals["fragment"] = fragment
     watch_json(app)

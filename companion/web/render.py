@@ -20,6 +20,7 @@ from companion.web.clauses import clause_source_markup, clause_text, source_mark
 from companion.web.games.spec import registered, spec_of
 from companion.web.memo import Call
 from companion.web.picker import Pick, back, narrow
+from companion.web.services import services
 
 SEAT_COLOURS = ("#e4572e", "#2e86ab", "#f3a712", "#7b2cbf", "#29bf12", "#d81159")
 LOG_TAIL = 12
@@ -41,7 +42,7 @@ def join_url(code: str) -> str:
 
 
 def seats_context(table: Table) -> list[dict[str, Any]]:
-    connected = current_app.extensions["hub"].connected_seats(table.code)
+    connected = services().hub.connected_seats(table.code)
     return [
         {
             "seat": seat,
@@ -152,7 +153,7 @@ def screen_context(table: Table, is_host: bool) -> dict[str, Any]:
                    requests=[{"id": r.id, "seat": r.seat, "name": r.name,
                               "was": table.freed_from(r.seat)}
                              for r in table.requests.values()] if is_host else [],
-                   night=current_app.extensions["tables"].finished_tonight(
+                   night=services().tables.finished_tonight(
                        current_app.config["NIGHT_HOURS"]),
                    game_names={spec.id: spec.name(current_lang())
                                for spec in registered().values()})

@@ -7,7 +7,6 @@ from typing import Any
 from flask import (
     Response,
     abort,
-    current_app,
     g,
     jsonify,
     make_response,
@@ -18,10 +17,11 @@ from flask import (
 from companion.i18n import current_lang
 from companion.tables import Table, Tables
 from companion.web.clauses import clause_text
+from companion.web.services import services
 
 
 def tables() -> Tables:
-    return current_app.extensions["tables"]
+    return services().tables
 
 
 def table_or_404(code: str) -> Table:

@@ -13,9 +13,10 @@ from werkzeug.wrappers import Response
 from companion.network import qr_svg
 from companion.tables import Table, TableError
 from companion.web.cookies import host_token
-from companion.web.regions import log_lines, page_memory, push_caches, regions
+from companion.web.regions import log_lines, page_memory, regions
 from companion.web.render import join_url, screen_context
 from companion.web.responses import refusal_response, table_or_404, tables
+from companion.web.services import services
 
 bp = Blueprint("screen", __name__)
 
@@ -28,7 +29,7 @@ def is_host(table: Table) -> bool:
 def show(code: str) -> str:
     table = table_or_404(code)
     host = is_host(table)
-    parts = regions(table, None, is_host=host, memo=push_caches().memo)
+    parts = regions(table, None, is_host=host, memo=services().caches.memo)
     return render_template("screen/page.html", parts=parts, page=page_memory(parts),
                            **screen_context(table, host))
 

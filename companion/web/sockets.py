@@ -14,6 +14,7 @@ from companion.i18n import current_lang
 from companion.live import Connection
 from companion.web.cookies import host_token, seat_token
 from companion.web.responses import refusal_body, tables
+from companion.web.services import services
 
 
 def register(sock: Sock) -> None:
@@ -26,7 +27,7 @@ def register(sock: Sock) -> None:
         seat = table.seat_of(seat_token(request, table.code))
         conn = Connection(ws, table.code, seat, current_lang(),
                           is_host=table.is_host(host_token(request, table.code)))
-        hub = current_app.extensions["hub"]
+        hub = services().hub
         claimed = hub.claim_page(request.args.get("page"), (table.code, seat))
         if claimed is not None:  # this phone's own page: its socket sends what changed since
             conn.page, conn.sent = request.args.get("page"), claimed

@@ -8,6 +8,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from companion.web.services import services
 from support.browser import PHONE
 
 #: Counts the phone's calls to the vibration and wake lock APIs, and the locks released
@@ -124,4 +125,4 @@ def start_table(browser: Browser, live_server: dict[str, Any], game: str,
     expect(screen.locator("#seats .dot.here")).to_have_count(len(names))
     screen.select_option("select[name=first_seat]", "0")
     screen.click("text=Start the game")
-    return app.extensions["tables"].get(code), screen, phones
+    return services(app).tables.get(code), screen, phones

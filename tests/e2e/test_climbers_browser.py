@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from companion.games.climbers import Climbers
 from companion.games.climbers.geometry import Tower, hidden
+from companion.web.services import services
 from support.browser import PHONE
 from support.cl_strategy import climbing_block_move
 from tests.conftest import ApiTable
@@ -239,7 +240,7 @@ def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, liv
 
 
 def table_of(live_server: dict[str, Any], table: ApiTable) -> Any:
-    return live_server["app"].extensions["tables"].get(table.code)
+    return services(live_server["app"]).tables.get(table.code)
 
 
 def built_table(live_server: dict[str, Any], players: int = 3, seed: int = 2) -> ApiTable:

@@ -7,6 +7,7 @@ a refusal points where the answer is."""
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -34,10 +35,20 @@ def sticky_top(page: Page) -> float:
             ? p.getBoundingClientRect().top : innerHeight; }""")
 
 
-def in_sight(page: Page, locator: Locator) -> None:
-    """``locator`` lies wholly in the viewport, above the sticky picker."""
-    found, limit = box(locator), sticky_top(page)
-    assert found["y"] >= 0 and found["y"] + found["height"] <= limit, (found, limit)
+def in_sight(page: Page, locator: Locator, seconds: float = 5) -> None:
+    """``locator`` comes to lie wholly in the viewport, above the sticky picker, once the
+    page has scrolled it there (a smooth scroll takes a few frames)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        found, limit = box(locator), sticky_top(page)
+        if found["y"] >= 0 and found["y"] + found["height"] <= limit:
+            return
+        assert time.monotonic() < deadline, (found, limit)
+        page.evaluate(NEXT_FRAME)
+
+
+#: Resolves at the next frame the browser draws.
+NEXT_FRAME = "() => new Promise(done => requestAnimationFrame(() => done()))"
 
 
 def play_until(table: ApiTable, choose, done, moves: int = 400) -> int:
@@ -77,7 +88,6 @@ def test_heuchel_meuchel_opens_on_the_players_stacks_and_names_each_top_card(
     stacks = phone.locator("#private .ladder .rung[data-open-here]")
     expect(stacks).to_have_count(len(mine))
     # Opened on the stacks: every one in sight, none under the picker.
-    phone.wait_for_timeout(150)
     for index in range(stacks.count()):
         in_sight(phone, stacks.nth(index))
     # Each stack names its top card, first.
@@ -92,7 +102,6 @@ def test_heuchel_meuchel_opens_on_the_players_stacks_and_names_each_top_card(
                and phone.locator(f"#private .stackbtn.playable[data-row='{stack['row']}']").count())
     phone.locator(f"#private .stackbtn.playable[data-row='{row}']").click()
     expect(phone.locator("#private .rung.chosen")).to_have_count(1)
-    phone.wait_for_timeout(200)
     in_sight(phone, phone.locator("#private .rung.chosen"))
     assert no_horizontal_scroll(phone)
     phone.context.close()

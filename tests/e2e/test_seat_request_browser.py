@@ -9,6 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from companion.web.services import services
 from support.browser import PHONE
 from tests.conftest import ApiTable
 
@@ -41,13 +42,13 @@ def test_a_newcomer_waits_until_the_host_lets_them_into_a_freed_seat(browser, li
     # The table screen shows the request by itself (a push), and only there is it answered.
     request = screen.locator("#requests")
     expect(request).to_contain_text("Ben asks for Ben’s seat and its cards.", timeout=10_000)
-    assert 1 not in app.extensions["tables"].get(table.code).seats
+    assert 1 not in services(app).tables.get(table.code).seats
     request.get_by_role("button", name="Let Ben in").click()
 
     # The waiting page goes to the seat by itself: the hand is Ben's.
     expect(newcomer).to_have_url(re.compile(rf"/t/{table.code}/play$"), timeout=10_000)
     expect(newcomer.locator(".whoami")).to_contain_text("Ben")
-    assert app.extensions["tables"].get(table.code).name(1) == "Ben"
+    assert services(app).tables.get(table.code).name(1) == "Ben"
     expect(newcomer.locator("#private")).to_be_visible()
     expect(screen.locator("#requests")).not_to_contain_text("Ben asks")
     # Both host actions are in the log, in words, on the screen and on the phone.

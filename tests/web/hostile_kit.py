@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 
 from companion.tables import Table
 from companion.web.clauses import clause_text
+from companion.web.services import services
 from tests.conftest import GAME_IDS, ApiTable, bearer
 
 #: Every game under test, each with three seats, so "another seat" exists.
@@ -49,7 +50,7 @@ class Seated:
 
     @property
     def table(self) -> Table:
-        return self.app.extensions["tables"].get(self.code)
+        return services(self.app).tables.get(self.code)
 
     @property
     def tokens(self) -> dict[int, str]:

@@ -17,6 +17,7 @@ import websocket
 from werkzeug.serving import make_server
 
 from companion.web.security import CSP
+from companion.web.services import services
 from tests.conftest import bearer, make_app
 from tests.web.hostile_kit import (
     EVIL,
@@ -296,7 +297,7 @@ def test_websocket_upgrade_from_another_origin_is_refused(live, game):
                 ws_connect(address, seated.code, cookie, origin)
             assert refused.value.status_code == 403
     assert seated.snapshot() == before
-    assert not [c for c in seated.app.extensions["hub"].connections(seated.code)
+    assert not [c for c in services(seated.app).hub.connections(seated.code)
                 if c.open]
 
 
@@ -491,5 +492,5 @@ def test_rate_limit_on_the_host_cookie_leaves_the_table_alone(tmp_path):
     assert statuses == [409, 409, 409, 429]  # seats missing, then too fast
     response = browser.post(f"/t/{code}/free", data={"seat": "0"})
     assert_page_refusal(response, 429, "table.too-fast")
-    table = app.extensions["tables"].get(code)
+    table = services(app).tables.get(code)
     assert table.status == "lobby" and table.seats == {}

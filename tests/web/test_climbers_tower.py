@@ -6,6 +6,7 @@ from __future__ import annotations
 from companion.games.climbers import Climbers
 from companion.games.climbers.data import opposite
 from companion.live import Connection
+from companion.web.diff import catch_up
 from companion.web.games.climbers_tower import (
     FACES,
     block_records,
@@ -13,8 +14,8 @@ from companion.web.games.climbers_tower import (
     figure_letters,
     figure_records,
 )
-from companion.web.diff import catch_up
 from companion.web.regions import render_for
+from companion.web.services import services
 from support.cl_strategy import choose
 from tests.conftest import ApiTable
 
@@ -92,7 +93,7 @@ def test_a_block_moves_push_carries_only_the_blocks_it_changed(app):
     table = ApiTable(app.test_client(), game="climbers", players=3, seed=2).join_all()
     table.start(first_seat=0)
     table.finish_building()
-    live = app.extensions["tables"].get(table.code)
+    live = services(app).tables.get(table.code)
     with app.app_context():
         viewers = [Connection(None, table.code, 1, "en"), Connection(None, table.code, None, "en")]
         for conn in viewers:

@@ -13,6 +13,7 @@ import pytest
 from companion.games.climbers import Climbers
 from companion.web.clauses import clause_text
 from companion.web.games.climbers_words import _touching, neighbour
+from companion.web.services import services
 from tests.conftest import ApiTable
 
 G = Climbers()
@@ -92,8 +93,8 @@ def test_where_a_player_sits_is_kept_and_turns_their_tower(app):
                           headers={"HX-Request": "true"})
     assert response.status_code == 200
     assert 'data-sitting="left"' in response.get_data(as_text=True)
-    assert app.extensions["tables"].get(table.code).sitting == {1: "left"}
-    assert app.extensions["tables"].store.sitting(table.code) == {1: "left"}
+    assert services(app).tables.get(table.code).sitting == {1: "left"}
+    assert services(app).tables.store.sitting(table.code) == {1: "left"}
     assert phone.post(f"/t/{table.code}/sitting", data={"screen": "up"},
                       headers={"HX-Request": "true"}).status_code == 400
     other = app.test_client()

@@ -11,6 +11,7 @@ import time
 import pytest
 
 import companion.tables
+from companion.web.services import services
 from tests.conftest import ApiTable, bearer, make_app
 from tests.web.test_api import play_to_end
 
@@ -66,7 +67,7 @@ def test_idle_tables_give_their_codes_back_and_keep_their_games(small, monkeypat
     playing = ApiTable(client, game="high-card", players=2).join_all()
     playing.start()
     busy = ApiTable(client, game="high-card", players=2)
-    tables = small.extensions["tables"]
+    tables = services(small).tables
     assert create(client).status_code == 503
     night = tables.finished_tonight(12)
     assert [match["code"] for match in night] == [finished.code]
@@ -97,7 +98,7 @@ def test_a_request_holding_a_retired_table_changes_nothing(small, monkeypatch):
     clock = [time.time()]
     monkeypatch.setattr(companion.tables, "now", lambda: clock[0])
     lobby = ApiTable(client, game="high-card", players=2)
-    tables = small.extensions["tables"]
+    tables = services(small).tables
     held = tables.get(lobby.code)
     clock[0] += 2 * 3600 + 1
     assert tables.retire_idle(force=True) == [lobby.code]

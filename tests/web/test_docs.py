@@ -42,3 +42,19 @@ def test_every_status_the_companion_answers_is_in_the_api_docs():
         r"^\| ([45]\d\d) \|", (ROOT / "docs" / "api.md").read_text(), re.M)}
     assert answered <= documented, answered - documented
     assert "Retry-After" in (ROOT / "docs" / "api.md").read_text()
+
+
+def test_every_benchmark_command_in_the_docs_runs_a_script_that_takes_its_options():
+    """A number is only as good as the command beside it: each ``bench/`` command of the
+    performance docs names a script that exists and options that script reads."""
+    commands = []
+    for name in ("performance.md", "performance-history.md"):
+        text = (ROOT / "docs" / name).read_text()
+        commands += re.findall(r"`(?:\.venv/bin/python |PYTHONHASHSEED=0 [^`]*?)?bench/(\w+)\.py"
+                               r"([^`]*)`", text)
+    assert len(commands) > 20
+    for script, arguments in commands:
+        source = ROOT / "bench" / f"{script}.py"
+        assert source.is_file(), f"bench/{script}.py"
+        for option in re.findall(r"(?<![\w-])--[a-z][a-z-]*", arguments):
+            assert f'"{option}"' in source.read_text(), f"bench/{script}.py {option}"

@@ -17,6 +17,7 @@ import re
 import pytest
 
 from companion.web.games import GAMES as REGISTERED
+from companion.web.services import services
 from tests.web.hostile_kit import Seated, random_move, snapshot
 
 EXPLAIN = re.compile(r'hx-get="(/t/[A-Z0-9]+/explain\?pick=[^"]*)"')
@@ -53,7 +54,7 @@ def test_every_dimmed_thing_on_a_phone_says_which_rule_stops_it(app, game):
     seed = SEEDS.get(game, 5)
     seated = Seated(app, game, seed=seed)
     rng = random.Random(seed)
-    refusals = {rule for rule, clause in app.extensions["games"][game].clauses.items()
+    refusals = {rule for rule, clause in services(app).games[game].clauses.items()
                 if clause.get("refusal") and not rule.endswith(".malformed")}
     allowed = refusals | PLATFORM
     asked: dict[str, int] = {}

@@ -20,6 +20,7 @@ from werkzeug.serving import make_server
 
 from companion.live import Connection
 from companion.web.regions import render_for
+from companion.web.services import services
 from support.server_process import FAULT_GAMES, FaultRun, read_stored, replayed_views, seq_of
 from tests.conftest import ApiTable, bearer, make_app
 
@@ -120,7 +121,7 @@ def normal(message: str) -> str:
 
 def rendering(app, code: str, seat: int) -> str:
     """What a phone of ``seat`` connecting now should receive first."""
-    table = app.extensions["tables"].get(code)
+    table = services(app).tables.get(code)
     with app.app_context():
         parts = render_for(table, Connection(None, code, seat, "en"))
         return normal("".join(part.html for part in parts))
@@ -162,7 +163,7 @@ def test_a_socket_dropped_mid_move_the_move_applies_once_and_a_reconnect_is_fres
     code = table.code
     ws = open_socket(address, code, table.tokens[0])
     assert full_seqs(drain(ws)) == [0]
-    hub = app.extensions["hub"]
+    hub = services(app).hub
     render = hub.render
 
     def drop_then_render(tbl, conn):  # the wifi goes while the move is being stored
@@ -274,7 +275,7 @@ def test_a_phone_asleep_during_many_moves_wakes_to_one_full_current_view(live):
     asleep = open_socket(address, code, table.tokens[1])
     assert full_seqs(drain(asleep)) == [0]
     asleep.close()  # the screen turns off: the socket is gone for ten minutes
-    hub = app.extensions["hub"]
+    hub = services(app).hub
     wait_for(lambda: 1 not in hub.connected_seats(code))
     rng = random.Random(5)
     for seq in range(30):
@@ -302,7 +303,7 @@ def test_one_seat_in_two_tabs_both_get_every_update(live):
     app, address = live
     table = started(app)
     code = table.code
-    hub = app.extensions["hub"]
+    hub = services(app).hub
     tab_a = open_socket(address, code, table.tokens[0])
     tab_b = open_socket(address, code, table.tokens[0])
     other = open_socket(address, code, table.tokens[1])

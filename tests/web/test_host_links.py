@@ -11,6 +11,7 @@ import re
 from flask.testing import FlaskClient
 
 from companion.web.regions import regions
+from companion.web.services import services
 from tests.conftest import ApiTable, bearer, make_app
 
 KEY = re.compile(r'id="host-key">([0-9A-Z-]{19})<')
@@ -83,7 +84,7 @@ def test_a_guest_can_neither_make_nor_see_a_host_link(app):
         assert "Only the host can do that" in response.get_data(as_text=True)
     assert "/host-links" not in guest.get(f"/t/{table.code}/screen").get_data(as_text=True)
     assert "/host-links" not in guest.get(f"/t/{table.code}/play").get_data(as_text=True)
-    assert not app.extensions["tables"].get(table.code).host_links
+    assert not services(app).tables.get(table.code).host_links
 
 
 def test_the_key_is_in_no_region_and_no_push(app):
@@ -91,7 +92,7 @@ def test_the_key_is_in_no_region_and_no_push(app):
     host = host_client(app, table)
     key = make_link(host, table.code)
     plain = key.replace("-", "")
-    live = app.extensions["tables"].get(table.code)
+    live = services(app).tables.get(table.code)
     with app.test_request_context(f"/t/{table.code}/screen"):
         drawn = [regions(live, None, is_host=True), regions(live, None),
                  regions(live, 0), regions(live, 1)]
@@ -118,7 +119,7 @@ def test_a_wrong_key_changes_nothing_and_keys_cannot_be_guessed(tmp_path):
     response = guest.post(f"/t/{table.code}/host", data={"key": key})
     assert response.status_code == 429 and "Retry-After" in response.headers
     assert guest.get_cookie(f"host_{table.code}") is None
-    assert app.extensions["tables"].get(table.code).status == "lobby"
+    assert services(app).tables.get(table.code).status == "lobby"
 
 
 def test_a_host_link_survives_a_restart(tmp_path):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 
+from companion.web.services import services
 from tests.conftest import make_app
 from tests.web.hostile_kit import Seated
 from tests.web.test_seat_requests import ask, request_ids
@@ -42,8 +43,8 @@ def test_freeing_a_seat_and_letting_a_newcomer_in_are_told_in_the_log(app):
     assert "L’hôte a libéré la place de Ben." in french
     assert "L’hôte a donné à Zoé la place de Ben." in french
     live = seated.table
-    again = make_app({"DATABASE": app.config["DATABASE"], "RATE_BURST": 1e9}) \
-        .extensions["tables"].get(seated.code)
+    again = services(make_app({"DATABASE": app.config["DATABASE"], "RATE_BURST": 1e9})) \
+        .tables.get(seated.code)
     assert json.dumps(again.state, sort_keys=True) == json.dumps(live.state, sort_keys=True)
     assert [entry.kind for entry in again.log] == [entry.kind for entry in live.log]
 

@@ -20,6 +20,7 @@ import pytest
 from companion.live import Connection
 from companion.web.diff import catch_up
 from companion.web.regions import render_for
+from companion.web.services import services
 from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, bearer
 from tests.web.hostile_kit import (
     GAMES,
@@ -311,7 +312,7 @@ def test_the_views_and_moves_kept_for_the_state_are_each_viewers_own(app, game):
     client = app.test_client()
     table = ApiTable(client, game=game, players=players, seed=17).join_all()
     table.start(first_seat=0)
-    live = app.extensions["tables"].get(table.code)
+    live = services(app).tables.get(table.code)
     rng = random.Random(17)
     for number in range(12):
         for viewer in (None, *range(players)):

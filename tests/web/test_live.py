@@ -11,6 +11,7 @@ import pytest
 import websocket
 from werkzeug.serving import make_server
 
+from companion.web.services import services
 from tests.conftest import ApiTable, make_app
 
 
@@ -112,7 +113,7 @@ def test_a_seat_open_in_two_tabs_is_here_until_both_are_closed(server):
     app, address = server
     table = ApiTable(app.test_client(), players=3).join_all()
     table.start(first_seat=0)
-    hub = app.extensions["hub"]
+    hub = services(app).hub
     cookie = f"seat_{table.code}={table.tokens[1]}"
     tabs = [connect(address, table.code, cookie) for _ in range(2)]
     for tab in tabs:

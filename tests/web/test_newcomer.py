@@ -10,24 +10,28 @@ files alone. No state of this checkout is used: not its .venv, not its test pack
 from __future__ import annotations
 
 import ast
-import json
 import os
 import re
-import shlex
-import signal
 import subprocess
 import sys
-import time
 import urllib.request
 from importlib.metadata import distribution, packages_distributions
 from pathlib import Path
+from typing import Any
 
 import pytest
 from packaging.requirements import Requirement
 
 from support.checkout import ROOT, copy_checkout
 from support.server_log import assert_clean_log
-from support.server_process import Phone, free_port
+from support.server_process import (
+    Phone,
+    call_json,
+    free_port,
+    procfile_command,
+    stop_group,
+    wait_until_served,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -47,46 +51,17 @@ def failing_tools(folder: Path) -> Path:
     return folder
 
 
-def wait_for(url: str, process: subprocess.Popen, log: Path, seconds: float) -> str:
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            return urllib.request.urlopen(url, timeout=2).read().decode()
-        except OSError:
-            if process.poll() is not None:
-                pytest.fail(f"the server stopped (exit {process.returncode}):\n"
-                            + log.read_text(errors="replace")[-4000:])
-            if time.monotonic() > deadline:
-                pytest.fail(f"{url} did not answer within {seconds} s:\n"
-                            + log.read_text(errors="replace")[-4000:])
-            time.sleep(0.2)
-
-
-def stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
-
-
 def fetch(url: str, lang: str = "en") -> tuple[int, str]:
     request = urllib.request.Request(url, headers={"Accept-Language": lang})
     with urllib.request.urlopen(request, timeout=10) as response:
         return response.status, response.read().decode()
 
 
-def call(base: str, method: str, path: str, body: dict | None = None,
-         token: str | None = None) -> dict:
-    request = urllib.request.Request(base + path, method=method,
-                                     data=json.dumps(body or {}).encode(),
-                                     headers={"Content-Type": "application/json"})
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
+def call(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    """A JSON API call that must succeed: its answer."""
+    status, answer = call_json(base, method, path, body, token)
+    assert status in (200, 201), (path, status, answer)
+    return answer
 
 
 def scripts_of(page: str) -> list[str]:
@@ -169,7 +144,7 @@ def test_a_fresh_copy_serves_a_playable_table_with_no_npm_or_node(tmp_path):
     base = f"http://127.0.0.1:{port}"
     phones: list[Phone] = []
     try:
-        assert "In 7th Heaven" in wait_for(base + "/", process, log, INSTALL_SECONDS)
+        assert "In 7th Heaven" in wait_until_served(base + "/", process, INSTALL_SECONDS, log)
         # Only the runtime packages were installed: no pytest, no playwright.
         installed = subprocess.run([checkout / ".venv" / "bin" / "python", "-m", "pip",
                                     "list", "--format=freeze"], capture_output=True,
@@ -199,17 +174,12 @@ def test_a_fresh_copy_serves_a_playable_table_with_no_npm_or_node(tmp_path):
     finally:
         for phone in phones:
             phone.stop()
-        stop(process)
+        stop_group(process)
     assert not (tools / "asked").exists(), (tools / "asked").read_text()
     assert_clean_log(log)
 
 
 # --- a wheel, installed on its own ----------------------------------------------------
-
-
-def procfile_command(checkout: Path) -> str:
-    line = (checkout / "Procfile").read_text().strip()
-    return line.partition(":")[2].strip()
 
 
 def test_a_wheel_of_a_fresh_copy_serves_every_page_through_the_procfile(tmp_path):
@@ -228,12 +198,12 @@ def test_a_wheel_of_a_fresh_copy_serves_every_page_through_the_procfile(tmp_path
     env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(tmp_path), "PORT": str(port)}
     log = tmp_path / "procfile.log"
     with log.open("wb") as out:
-        process = subprocess.Popen(shlex.split(procfile_command(checkout)), cwd=elsewhere,
+        process = subprocess.Popen(procfile_command(checkout), cwd=elsewhere,
                                    env=env, stdout=out, stderr=subprocess.STDOUT,
                                    start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
-        home = wait_for(base + "/", process, log, 30)
+        home = wait_until_served(base + "/", process, 30, log)
         assert "In 7th Heaven" in home
         assert_scripts_served(base, home)
         assert "Démarrer une table" in fetch(base + "/", "fr")[1]
@@ -243,7 +213,7 @@ def test_a_wheel_of_a_fresh_copy_serves_every_page_through_the_procfile(tmp_path
         assert_scripts_served(base, screen)
         assert "Règles" in fetch(base + "/rules/climbers", "fr")[1]
     finally:
-        stop(process)
+        stop_group(process)
     # It ran the installed package, from the folder it was started in.
     assert (elsewhere / "instance" / "companion.sqlite").exists()
     version = subprocess.run([venv / "bin" / "companion", "--version"], env=env,

@@ -9,6 +9,7 @@ import random
 import re
 
 from companion.live import Connection
+from companion.web.services import services
 from tests.web.hostile_kit import Seated, random_move
 
 
@@ -29,7 +30,7 @@ def page_token(html: str) -> str:
 def test_another_phones_page_token_sent_with_a_move_leaves_the_first_phone_alone(app):
     seated = Seated(app, "high-card", players=2, start=False)
     seated.api.start(first_seat=1)
-    hub = app.extensions["hub"]
+    hub = services(app).hub
     token = page_token(seated.phones[0].get(f"/t/{seated.code}/play").get_data(as_text=True))
     first = Connection(QuietSocket(), seated.code, 0, "en", page=token)
     with hub.lock:  # registered without its sender: only what ``shown`` does is watched
@@ -51,7 +52,7 @@ def test_another_phones_page_token_sent_with_a_move_leaves_the_first_phone_alone
 
 def test_a_page_token_is_claimed_only_by_its_own_seat(app):
     seated = Seated(app, "high-card", players=2)
-    hub = app.extensions["hub"]
+    hub = services(app).hub
     token = hub.remember_page({"board": "x"}, (seated.code, 0))
     assert hub.claim_page(token, (seated.code, 1)) is None
     assert hub.claim_page(token, ("ZZZZ", 0)) is None

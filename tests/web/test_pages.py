@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from companion.web.services import services
 from support.hm_strategy import choose as choose_hm
 from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable
 
@@ -91,7 +92,7 @@ def test_the_phone_offers_only_legal_moves_and_plays_one(app, client):
     assert "Your turn" in page
     playable = re.findall(r'data-card="(\d+)"', page.split('class="hand"')[1])
     assert len(playable) == 12
-    table = app.extensions["tables"].get(code)
+    table = services(app).tables.get(code)
     legal = table.moves_for(0)
     card = legal[0]["card"]
     # tap the card, then every next question, until the confirm form appears
@@ -118,7 +119,7 @@ def test_the_phone_offers_only_legal_moves_and_plays_one(app, client):
 
 def test_a_dimmed_card_explains_its_rule(app, client):
     code, phones = start_four(app, client)
-    table = app.extensions["tables"].get(code)
+    table = services(app).tables.get(code)
     # seat 1 is not to play: any card explains that it is not their turn
     card = table.view_for(1)["hand"][0]["id"]
     response = phones[1].get(f"/t/{code}/explain",
@@ -130,7 +131,7 @@ def test_a_dimmed_card_explains_its_rule(app, client):
 
 def test_the_phone_never_shows_another_hand(app, client):
     code, phones = start_four(app, client)
-    table = app.extensions["tables"].get(code)
+    table = services(app).tables.get(code)
     for seat, phone in enumerate(phones):
         page = phone.get(f"/t/{code}/play").get_data(as_text=True)
         mine = {c["id"] for c in table.view_for(seat)["hand"]}
@@ -220,7 +221,7 @@ def reach_phase(app, game: str, phase: str) -> tuple[ApiTable, int] | None:
     for seed in range(1, 12):
         table = ApiTable(app.test_client(), game=game, players=3, seed=seed).join_all()
         table.start(first_seat=0)
-        live = app.extensions["tables"].get(table.code)
+        live = services(app).tables.get(table.code)
         rng = random.Random(seed)
         for _ in range(300):
             # a seat with something to do besides taking back a set-up card

@@ -8,6 +8,7 @@ from flask import render_template_string
 from jinja2 import ChoiceLoader, DictLoader
 
 from companion.i18n import drawing_in
+from companion.web.services import services
 
 
 @pytest.fixture
@@ -18,7 +19,7 @@ def pieces(app):
         "t/request.html": "<b>{{ n }} {{ request.args }}</b>",
         "t/own.html": "{% if n %}{% set said = 'yes' %}{% endif %}<b>{{ said }}</b>",
     }), app.jinja_env.loader])
-    return app.extensions["pieces"]
+    return services(app).pieces
 
 
 def draw(app, lang: str, source: str) -> str:

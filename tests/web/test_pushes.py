@@ -21,6 +21,7 @@ from companion.live import Connection
 from companion.web.diff import Part, catch_up
 from companion.web.regions import PHONE_BOARD, regions, render_for
 from companion.web.render import viewer_context
+from companion.web.services import services
 from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, make_app
 
 BY_GAME = {spec.id: spec for spec in GAMES_UNDER_TEST}
@@ -159,7 +160,7 @@ def test_a_slow_phone_delays_nobody_and_then_gets_the_newest_state_not_a_backlog
     screen = connect(address, table.code)
     for ws in (*phones.values(), screen):
         receive_until(ws, 'id="log"')
-    hub = app.extensions["hub"]
+    hub = services(app).hub
     slow = next(conn for conn in hub.connections(table.code) if conn.seat == 2)
     stuck, release = threading.Event(), threading.Event()
     send = slow.ws.send
@@ -260,7 +261,7 @@ def test_a_list_holds_only_its_items(app, game, monkeypatch):
     table = ApiTable(app.test_client(), game=game, players=players, seed=3).join_all()
     table.start(first_seat=0)
     rng = random.Random(3)
-    live = app.extensions["tables"].get(table.code)
+    live = services(app).tables.get(table.code)
     for seq in range(25):
         for seat in (None, 0, 1):
             drawn.clear()
@@ -286,7 +287,7 @@ def test_the_phones_share_one_board_drawn_from_the_public_view(app, game):
     table = ApiTable(app.test_client(), game=game, players=players, seed=5).join_all()
     table.start(first_seat=0)
     rng = random.Random(5)
-    live = app.extensions["tables"].get(table.code)
+    live = services(app).tables.get(table.code)
     phones = [Connection(None, table.code, seat, "en") for seat in range(players)]
     for seq in range(30):
         with app.app_context():
@@ -311,7 +312,7 @@ def test_another_players_move_leaves_a_phones_one_tap_forms_alone(app):
     table.start(first_seat=0)
     for seat in (0, 1):  # both choose a column: their cards become one-tap forms
         table.post_move(seat, next(m for m in table.moves(seat) if m["type"] == "column"))
-    live = app.extensions["tables"].get(table.code)
+    live = services(app).tables.get(table.code)
 
     def own_region() -> str:
         with app.test_request_context():
@@ -331,7 +332,7 @@ def test_the_climbers_early_moves_send_a_waiting_phone_its_budget_not_its_whole_
     table = ApiTable(app.test_client(), game="climbers", players=5, seed=1).join_all()
     table.start(first_seat=0)
     table.finish_building()
-    live = app.extensions["tables"].get(table.code)
+    live = services(app).tables.get(table.code)
     viewers = [Connection(None, table.code, seat, "en") for seat in range(5)]
     viewers.append(Connection(None, table.code, None, "en"))
     with app.app_context():

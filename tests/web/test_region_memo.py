@@ -17,6 +17,7 @@ from jinja2 import ChoiceLoader, DictLoader
 from companion.live import Connection
 from companion.web.memo import Call, Inputs, RegionMemo, Watched, reading
 from companion.web.regions import regions, render_for
+from companion.web.services import services
 from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, bearer
 
 BY_GAME = {spec.id: spec for spec in GAMES_UNDER_TEST}
@@ -33,8 +34,8 @@ def test_what_the_pushes_reuse_is_what_a_fresh_rendering_draws(app, game):
     players = min(BY_GAME[game].engine.max_players, 4)
     table = ApiTable(app.test_client(), game=game, players=players, seed=11).join_all()
     table.start(first_seat=0)
-    live = app.extensions["tables"].get(table.code)
-    hub, memo = app.extensions["hub"], app.extensions["push_caches"].memo
+    live = services(app).tables.get(table.code)
+    hub, memo = services(app).hub, services(app).caches.memo
     viewers = [Connection(None, table.code, seat, "en") for seat in range(players)]
     viewers += [Connection(None, table.code, 1, "fr"), Connection(None, table.code, None, "en"),
                 Connection(None, table.code, None, "fr", is_host=True)]
@@ -56,7 +57,7 @@ def test_what_the_pushes_reuse_is_what_a_fresh_rendering_draws(app, game):
 def test_a_phone_waiting_for_its_turn_is_not_redrawn_when_another_seat_moves(app):
     table = ApiTable(app.test_client(), players=4, seed=7).join_all()
     table.start(first_seat=0)
-    live = app.extensions["tables"].get(table.code)
+    live = services(app).tables.get(table.code)
     waiting = Connection(None, table.code, 2, "en")
 
     def own_regions() -> dict[str, object]:
@@ -78,8 +79,8 @@ def test_what_the_movers_answer_draws_the_pushes_to_the_others_reuse(app):
     client = app.test_client()
     table = ApiTable(client, players=4, seed=7).join_all()
     table.start(first_seat=0)
-    live = app.extensions["tables"].get(table.code)
-    memo = app.extensions["push_caches"].memo
+    live = services(app).tables.get(table.code)
+    memo = services(app).caches.memo
     others = [Connection(None, table.code, seat, "en") for seat in (1, 2, 3)]
     others.append(Connection(None, table.code, None, "en"))
     seat, moves = table.seat_to_move()
@@ -195,7 +196,7 @@ def test_a_page_shows_the_last_lines_of_the_log_each_viewer_may_see(app, game):
     players = min(BY_GAME[game].engine.max_players, 3)
     table = ApiTable(app.test_client(), game=game, players=players, seed=13).join_all()
     table.start(first_seat=0)
-    live = app.extensions["tables"].get(table.code)
+    live = services(app).tables.get(table.code)
     table.play_at_random(30, random.Random(13))
     # A move taken back by the host shows as undone, then as an undo.
     table.play_at_random(1, random.Random(13))

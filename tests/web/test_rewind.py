@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from companion.web.services import services
 from tests.conftest import ApiTable, bearer, make_app
 from tests.web.test_api import play_to_end
 
@@ -164,9 +165,9 @@ def test_a_rewind_in_the_middle_of_a_round_and_a_restart_replay_to_the_same_tabl
         assert seated(client, table, seat).get(f"/t/{table.code}/play").status_code == 200
     host_page(client, table)
 
-    live = app.extensions["tables"].get(table.code)
+    live = services(app).tables.get(table.code)
     restarted = make_app({"DATABASE": app.config["DATABASE"], "RATE_BURST": 1e9})
-    again = restarted.extensions["tables"].get(table.code)
+    again = services(restarted).tables.get(table.code)
     assert json.dumps(again.state, sort_keys=True) == json.dumps(live.state, sort_keys=True)
     assert [step.entry.seq for step in again.steps] == [step.entry.seq for step in live.steps]
 
@@ -182,4 +183,4 @@ def test_a_rewind_neither_names_nor_counts_a_choice_changed_in_secret(client):
     assert "Take back 1 move for everyone?" in confirm and 'id="log-2"' not in confirm
     assert client.post(f"/t/{table.code}/rewind", data={
         "to": 1, "last": hidden(confirm, "last")}).status_code == 303
-    assert not client.application.extensions["tables"].get(table.code).steps
+    assert not services(client.application).tables.get(table.code).steps

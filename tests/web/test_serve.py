@@ -5,18 +5,16 @@ fresh copy and a wheel, is tests/web/test_newcomer.py)."""
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import time
 import tomllib
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from support.checkout import ROOT, copy_checkout
-from support.server_process import free_port
+from support.server_process import free_port, stop_group, wait_until_served
 
 pytestmark = pytest.mark.slow
 
@@ -33,22 +31,6 @@ def offline_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def wait_for(url: str, process: subprocess.Popen, seconds: float) -> str:
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            return urllib.request.urlopen(url, timeout=1).read().decode()
-        except OSError:
-            assert process.poll() is None, f"the server stopped (exit {process.returncode})"
-            assert time.monotonic() < deadline, f"{url} did not answer within {seconds} s"
-            time.sleep(0.05)
-
-
-def stop(process: subprocess.Popen) -> None:
-    os.killpg(process.pid, signal.SIGTERM)
-    process.wait(timeout=10)
-
-
 def test_an_installed_checkout_serves_within_10_s_with_no_network(tmp_path):
     subprocess.run([ROOT / "scripts" / "install"], check=True, cwd=ROOT)  # installs once
     port = free_port()
@@ -58,11 +40,11 @@ def test_an_installed_checkout_serves_within_10_s_with_no_network(tmp_path):
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                start_new_session=True)
     try:
-        page = wait_for(f"http://127.0.0.1:{port}/", process, 10)
+        page = wait_until_served(f"http://127.0.0.1:{port}/", process, 10)
         assert "In 7th Heaven" in page
         assert time.monotonic() - started < 10
     finally:
-        stop(process)
+        stop_group(process)
 
 
 def test_a_first_start_with_no_network_says_what_is_missing(tmp_path):
@@ -91,9 +73,9 @@ def test_companion_serve_listens_where_companion_bind_says(tmp_path):
             assert line, "serve stopped before printing its address"
             lines.append(line.strip())
         assert "█" in "\n".join(lines) or "▀" in "\n".join(lines)  # the QR code
-        assert "In 7th Heaven" in wait_for(url, process, 20)
+        assert "In 7th Heaven" in wait_until_served(url, process, 20)
     finally:
-        stop(process)
+        stop_group(process)
 
 
 def test_the_companion_is_mit_licensed():

@@ -12,6 +12,7 @@ import pytest
 
 from companion.live import Connection
 from companion.web.regions import render_for
+from companion.web.services import services
 from tests.conftest import ApiTable
 
 pytestmark = pytest.mark.server_errors  # the failures are provoked on purpose
@@ -39,7 +40,7 @@ def tap(client, table: ApiTable, seat: int, move_id: str):
 def test_a_line_and_a_region_that_raise_leave_a_playable_table(app, caplog):
     client = app.test_client()
     table = glitched(client)
-    live = app.extensions["tables"].get(table.code)
+    live = services(app).tables.get(table.code)
     caplog.set_level(logging.ERROR, logger="companion.web.unshown")
 
     answer = tap(client, table, 0, "first")

@@ -29,6 +29,7 @@ from companion.tables import Table
 from companion.web.games.spec import GameSpec
 from companion.web.picker import narrow
 from companion.web.regions import render_for
+from companion.web.services import services
 from tests.conftest import GAMES_UNDER_TEST, ApiTable, bearer
 
 LANGS = ("en", "fr")
@@ -69,7 +70,7 @@ def developer_words(clause_ids: frozenset[str]) -> re.Pattern[str]:
 
 def all_clause_ids(app: Flask) -> frozenset[str]:
     ids = set(game_clauses("table"))
-    for spec in app.extensions["games"].values():
+    for spec in services(app).games.values():
         ids |= set(spec.clauses)
     return frozenset(ids)
 
@@ -130,7 +131,7 @@ class WholeGame:
         self.table = ApiTable(app.test_client(), game=spec.id, players=players,
                               seed=seed, options=options).join_all()
         self.table.start(first_seat=seed % players)
-        self.live: Table = app.extensions["tables"].get(self.table.code)
+        self.live: Table = services(app).tables.get(self.table.code)
         code = self.table.code
         self.phones: dict[int, FlaskClient] = {}
         for seat in range(players):

@@ -14,10 +14,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from flask import current_app
-
 from companion.games.base import Game
 from companion.paths import SEEDS, TEMPLATES
+from companion.web.services import services
 
 #: The partials every game provides under its template folder (``your_turn.html`` is
 #: optional: the platform's own is used when a game has none).
@@ -84,7 +83,7 @@ class GameSpec:
 
 def registered() -> Mapping[str, GameSpec]:
     """The current app's games by id, in the order the home page offers them."""
-    games: Mapping[str, GameSpec] = current_app.extensions["games"]
+    games: Mapping[str, GameSpec] = services().games
     return games
 
 

@@ -1,0 +1,40 @@
+"""What the app factory builds once for an app, in one typed object: the tables, the hub,
+the games offered, the rate limits, and what the pages keep between drawings. Requests,
+pushes, tests and benchmarks reach them through ``services()``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from flask import Flask, current_app
+
+if TYPE_CHECKING:
+    from companion.live import Hub
+    from companion.tables import Tables
+    from companion.web.games.spec import GameSpec
+    from companion.web.pieces import Pieces
+    from companion.web.ratelimit import Limits
+    from companion.web.regions import PushCaches
+
+#: The one key of the companion's own in ``app.extensions``.
+KEY = "companion"
+
+
+@dataclass(frozen=True)
+class Services:
+    tables: Tables
+    hub: Hub
+    #: The games offered, by id, in the order the home page lists them.
+    games: Mapping[str, GameSpec]
+    limits: Limits
+    caches: PushCaches
+    pieces: Pieces
+
+
+def services(app: Flask | None = None) -> Services:
+    """The services of ``app`` (the current app when not given)."""
+    found: Services = (app or current_app).extensions[KEY]
+    return found

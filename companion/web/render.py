@@ -85,6 +85,7 @@ def pick_context(table: Table, seat: int, moves: list[dict[str, Any]],
         "chosen_json": json.dumps(chosen, separators=(",", ":")),
         "confirm": confirm,
         "next_pick": Call(lambda key, value: pick_json(chosen, **{key: value}), chosen),
+        "offer": Call(offer, table.code, seat, own),
         "back_json": pick_json(back(chosen, getattr(registered()[table.row.game].helpers,
                                                     "riders", ()))),
     }

@@ -454,6 +454,17 @@
       const [x, y, long] = ghost.dataset.ghost.split("_");
       pick = Object.assign(JSON.parse(d.ghostPick), {x: Number(x), y: Number(y), long: long === "-" ? null : long});
     } else if (square && d.reachPick) {
+      // a top reached one way only: the tap is the walk
+      const at = (d.reach || "").split(" ").findIndex((s) => s.startsWith(`${square.dataset.square},`));
+      const made = at >= 0 ? (d.reachMoves || "").split("|")[at] : "";
+      const form = document.getElementById("cl-walk");
+      if (made && form) {
+        const [move, id] = made.split(" ");
+        form.elements.move.value = move;
+        form.elements.client_move_id.value = id;
+        form.requestSubmit();
+        return true;
+      }
       pick = Object.assign(JSON.parse(d.reachPick), {to: square.dataset.square});
     } else if (block && d.blockPick) {
       pick = Object.assign(JSON.parse(d.blockPick), {block: block.dataset.block});

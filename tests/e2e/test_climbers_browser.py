@@ -130,6 +130,7 @@ def tap_move(page: Page, move: dict[str, Any]) -> int:
     """Tap through the question as a player does: the blocks, tops and ghost blocks on the
     tower where they are seen, the rest among the picker's buttons; returns the taps."""
     picker = page.locator("#picker")
+    made = f"#status[data-seq='{seq_of(page) + 1}']"
     taps = 0
     for _ in range(10):
         confirm = picker.locator("form.confirm button[data-confirm-move]")
@@ -141,6 +142,13 @@ def tap_move(page: Page, move: dict[str, Any]) -> int:
         target = tower_target(move, key)
         if target is not None and target.startswith("svg"):
             taps += tap_seen(page, target)
+            # a lit top reached one way only is the walk itself
+            page.wait_for_function("([made, step]) => document.querySelector(made) || "
+                                   "document.getElementById('picker').dataset.step !== step",
+                                   arg=[made, step])
+            if page.locator(made).count():
+                return taps
+            continue
         else:
             found = page.locator(target) if target else picker.locator(
                 f"button.option[data-value='{move[key]}']")
@@ -225,7 +233,7 @@ def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, liv
     assert {"built", "walk", "ladder", "block", "pass", "stone", "end"} <= set(played)
     # A block move: the block, its ghost where it goes, the colour on top (or Confirm).
     assert len(block_moves) >= 3 and statistics.median(block_moves) <= 3, block_moves
-    assert statistics.median(turns) <= 6, turns
+    assert statistics.median(turns) <= 5, turns
     outcome = G.outcome(state)
     assert outcome is not None
     assert sorted(seat for group in outcome.ranking for seat in group) == [0, 1]

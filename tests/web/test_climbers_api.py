@@ -194,6 +194,15 @@ def test_the_phone_lights_up_the_answers_on_the_tower(app, client):
     assert view["reach"] and "table" not in view["reach"]
     assert reach_of(opening) == set(view["reach"])
     assert len(opening["reach-names"].split("|")) == len(view["reach"])
+    # a top reached one way only is the walk itself, ready to send; else a question
+    legal = [m for m in table.moves(0) if m["type"] == "walk"]
+    made = opening["reach-moves"].split("|")
+    assert len(made) == len(view["reach"])
+    for entry, square in zip(made, opening["reach"].split(), strict=True):
+        ways = view["reach"][",".join(square.split(",")[:2])]
+        assert bool(entry) == (len(ways) == 1)
+        if entry:
+            assert json.loads(entry.split(" ")[0]) in legal
     # a block to move is tapped straight away too
     assert set(opening["lit"].split()) == set(view["movable"])
     assert json.loads(opening["block-pick"]) == {"type": "block"}

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import has_values
-from companion.web.picker import Pick, narrow, parse_chosen
+from companion.web.picker import Pick, back, narrow, parse_chosen
 
 MOVES = [
     {"type": "move", "card": 1, "piece": "red"},
@@ -119,3 +119,11 @@ def test_narrowing_in_bulk_asks_what_one_move_at_a_time_would(moves, chosen):
     keys = ("card", "type", "piece")
     # repr tells 1, 1.0 and True apart, as == does not.
     assert repr(narrow(moves, keys, chosen)) == repr(_reference_narrow(moves, keys, chosen))
+
+
+def test_one_choice_back_drops_the_last_choice_and_what_was_answered_with_it():
+    chosen = {"type": "block", "block": "C4", "x": 1, "y": 2, "long": None}
+    assert back(chosen, ("y", "long")) == {"type": "block", "block": "C4"}
+    assert back({"type": "block", "block": "C4"}, ("y", "long")) == {"type": "block"}
+    assert back({"type": "walk", "to": "1,2"}) == {"type": "walk"}
+    assert back({"card": 3}) == {} and back({}) == {}

@@ -41,10 +41,10 @@ class ClimbersHelpers:
     def ladder_records(self, view: dict[str, Any]) -> list[dict[str, str]]:
         return climbers_tower.ladder_records(view)
 
-    def ask(self, view: dict[str, Any], pick: Any,
-            moves: list[dict[str, Any]] | None) -> dict[str, str]:
+    def ask(self, view: dict[str, Any], pick: Any, moves: list[dict[str, Any]] | None,
+            offer: climbers_ask.Offer | None = None) -> dict[str, str]:
         """What the phone's tower lights up for the question asked now (``climbers_ask``)."""
-        return climbers_ask.ask(view, pick, moves, self.words)
+        return climbers_ask.ask(view, pick, moves, self.words, offer)
 
     def ghost_words(self, view: dict[str, Any], chosen: dict[str, Any]) -> str:
         """Where a ghost tapped puts the block, in words ("on level 6, next to …")."""

@@ -8,6 +8,7 @@ Pure Python (no Flask): the words come from the caller.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from companion.games.base import has_values
@@ -15,6 +16,8 @@ from companion.games.climbers.data import BLOCKS
 from companion.games.climbers.geometry import footprint, parse_square, shape
 from companion.web.games.climbers_words import Words
 
+#: The confirm form's values for a move: {"move_json", "client_move_id", …}.
+Offer = Callable[[dict[str, Any]], dict[str, Any]]
 #: The questions a ghost tapped answers at once: where the block goes and how it lies.
 PLACE_KEYS = ("x", "y", "long")
 #: How a ghost's way of lying travels: the axis of its long side, or "-" for none.
@@ -29,18 +32,31 @@ def _heights(view: dict[str, Any]) -> dict[tuple[int, int], tuple[int, str]]:
     return {(c["x"], c["y"]): (c["height"], c["block"]) for c in view.get("cells") or []}
 
 
-def _reach(view: dict[str, Any], names: list[Any], words: Words) -> dict[str, str]:
+def _reach(view: dict[str, Any], names: list[Any], words: Words,
+           offer: Offer | None = None) -> dict[str, str]:
+    """The tops lit for a walk, with their words; with ``offer``, the walk a tap on each
+    makes at once where only one way gets there ("move-json client-id", else empty)."""
     heights = _heights(view)
     squares = []
     for name in names:
         square = parse_square(name)
         if square is not None:
             squares.append((name, square))
-    return {
+    found = {
         "reach": " ".join(f"{x},{y},{heights.get((x, y), (0, ''))[0]}"
                           for _, (x, y) in squares),
         "reach-names": "|".join(words.square(view, name) for name, _ in squares),
     }
+    if offer is not None:
+        ways = view.get("reach") or {}
+        made = []
+        for name, _ in squares:
+            ladders = list(ways.get(name) or [])
+            walk = offer({"type": "walk", "to": name, "ladders": ladders[0]}) \
+                if len(ladders) == 1 else None
+            made.append(f"{walk['move_json']} {walk['client_move_id']}" if walk else "")
+        found["reach-moves"] = "|".join(made)
+    return found
 
 
 def _lit(view: dict[str, Any], blocks: list[Any], words: Words) -> dict[str, str]:
@@ -95,8 +111,9 @@ def ghosts(view: dict[str, Any], moves: list[dict[str, Any]],
 
 
 def ask(view: dict[str, Any], pick: Any, moves: list[dict[str, Any]] | None,
-        words: Words) -> dict[str, str]:
-    """The data attributes of ``#cl-ask`` for the question ``pick`` asks now (None: none)."""
+        words: Words, offer: Offer | None = None) -> dict[str, str]:
+    """The data attributes of ``#cl-ask`` for the question ``pick`` asks now (None: none);
+    ``offer`` makes a move's confirm values, for a tap that makes the move at once."""
     key = getattr(pick, "key", None)
     chosen: dict[str, Any] = dict(getattr(pick, "chosen", None) or {})
     values = list(getattr(pick, "values", None) or [])
@@ -104,13 +121,14 @@ def ask(view: dict[str, Any], pick: Any, moves: list[dict[str, Any]] | None,
     out: dict[str, str] = {}
     if key == "type" and "walk" in values:
         out.update(_reach(view, [name for name in view.get("reach") or {} if name != "table"],
-                          words))
+                          words, offer))
         out["reach-pick"] = _json({"type": "walk"})
     if key == "type" and "block" in values:
         out.update(_lit(view, list(view.get("movable") or []), words))
         out["block-pick"] = _json({"type": "block"})
     elif key == "to":
-        out.update(_reach(view, [name for name in values if name != "table"], words))
+        out.update(_reach(view, [name for name in values if name != "table"], words,
+                          offer if set(chosen) == {"type"} else None))
         out["reach-pick"] = _json(chosen)
     elif key == "block":
         out.update(_lit(view, values, words))

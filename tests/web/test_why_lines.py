@@ -154,3 +154,23 @@ def test_a_skyrunner_reveal_is_a_line_of_its_own(client):
     assert round_text.startswith("Every card chosen is revealed. Why: The reveal")
     assert "wins the card on offer. Why: Bidding" in round_text
     assert "wins" not in own_line and "has chosen a card" in own_line
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", ["Ben drops from level 2, lane 1 to the ground.", "Ana climbs onto the roof.",
+            "Ana climbs to level 3, lane 2."]),
+    ("fr", ["Ben descend du niveau 2, voie 1, jusqu'au sol.", "Ana grimpe sur le toit.",
+            "Ana grimpe au niveau 3, voie 2."]),
+])
+def test_a_skyrunner_climb_or_drop_names_where_it_ends(app, lang, said):
+    events = [{"kind": "fall", "seat": 1, "falls": [
+                  {"seat": 1, "from": {"level": 2, "lane": 1}, "to": {"level": 0, "lane": 0}}]},
+              {"kind": "climb", "seat": 0, "end": {"level": 9, "lane": 1}, "equipment": 0},
+              {"kind": "climb", "seat": 0, "end": {"level": 3, "lane": 2}, "equipment": 0}]
+    source = ('{% import "games/skyrunner/describe.html" as describe with context %}'
+              "{% for e in events %}<p>{{ describe.event(e, view) }}</p>{% endfor %}")
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        html = render_template_string(source, events=events, view={"roof": 9},
+                                      seats=SEATS, game_id="skyrunner")
+    text = words(app, lang, html)
+    assert all(sentence in text for sentence in said), text

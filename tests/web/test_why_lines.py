@@ -121,7 +121,7 @@ def test_a_heuchel_meuchel_jump_says_what_it_jumped(client):
     line = screen[screen.index(f'id="log-{entries[-1]["seq"]}"'):]
     line = " ".join(shown_text(line[:line.index("</li>")]).split())
     rows = " and ".join(map(str, jump["rows"])) if len(jump["rows"]) < 3 else None
-    assert "It jumped over the cards on row" in line, line
+    assert "Jumped over the cards on row" in line, line
     assert rows is None or rows in line
     assert "Why: Moving up" in line
 
@@ -174,3 +174,14 @@ def test_a_skyrunner_climb_or_drop_names_where_it_ends(app, lang, said):
                                       seats=SEATS, game_id="skyrunner")
     text = words(app, lang, html)
     assert all(sentence in text for sentence in said), text
+
+
+def test_the_heart_is_explained_once():
+    """The Heart's swap names its rule; the card's note does not say it a second time."""
+    heart = next(card["id"] for card in CARDS if card["special"] == "heart")
+    state = G.setup(4, {}, 7)
+    state["first_card"], state["turn"] = False, 0
+    state["hands"]["0"] = [heart, *state["hands"]["0"][:3]]
+    move = next(m for m in G.legal_moves(state, 0) if m.get("card") == heart)
+    after = G.apply(state, 0, move)
+    assert [effect["rule"] for effect in after["effects"]].count("7h.heart") == 1

@@ -18,7 +18,7 @@ import pytest
 
 from companion.web.games import GAMES as REGISTERED
 from companion.web.services import services
-from tests.support.reading import shown_text, unreadable
+from support.reading import shown_text, unreadable
 from tests.web.hostile_kit import Seated, random_move, snapshot
 
 EXPLAIN = re.compile(r'hx-get="(/t/[A-Z0-9]+/explain\?pick=[^"]*)"')

@@ -12,8 +12,8 @@ import re
 import pytest
 
 from companion.games.base import clauses
+from support.reading import shown_text, unreadable
 from tests.conftest import ApiTable
-from tests.support.reading import shown_text, unreadable
 
 GAMES = ("seventh-heaven", "heuchel-meuchel", "skyrunner", "climbers")
 LANGS = ("en", "fr")

@@ -3,7 +3,7 @@ and largest player count, played to its end with random legal moves as the phone
 offer them. After every move every viewer's page (each phone, the host's table screen) and
 every push is drawn, in English and French by turns; nothing may answer 5xx, fail to draw
 (a part that cannot be drawn is logged, and the log fails the test) or show what a player
-must never read (``tests/support/reading.py``: a developer's word, the other language). A
+must never read (``support/reading.py``: a developer's word, the other language). A
 new game in the registry is covered without a line here.
 
 The engines' playouts check the rules over thousands of games; this checks what the
@@ -28,8 +28,8 @@ from companion.web.games.spec import GameSpec
 from companion.web.picker import narrow
 from companion.web.regions import render_for
 from companion.web.services import services
+from support.reading import shown_text, unreadable
 from tests.conftest import GAMES_UNDER_TEST, ApiTable, bearer
-from tests.support.reading import shown_text, unreadable
 
 LANGS = ("en", "fr")
 #: Each game at its smallest player count with its default options, and at its largest

@@ -15,8 +15,8 @@ from flask import Flask, render_template, render_template_string
 
 from companion.games.seventh_heaven import SeventhHeaven
 from companion.games.seventh_heaven.data import CARDS
+from support.reading import shown_text, unreadable
 from tests.conftest import ApiTable
-from tests.support.reading import shown_text, unreadable
 
 G = SeventhHeaven()
 SEATS = [{"name": name} for name in ("Ana", "Ben", "Chloé", "Dev")]

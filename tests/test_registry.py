@@ -76,6 +76,8 @@ def missing_parts(spec: GameSpec) -> list[str]:
         missing.append("rule clauses")
     missing += [f"clause {rule} in English and French" for rule, clause in spec.clauses.items()
                 if not all(clause.get(lang) for lang in LANGUAGES)]
+    missing += [f"title of clause {rule} in English and French"
+                for rule, clause in spec.clauses.items() if not translated(clause.get("title"))]
     for option in spec.engine.options():
         texts = [option.label, *([option.help] if option.help else []),
                  *(option.choice_labels.get(choice) for choice in option.choices)]

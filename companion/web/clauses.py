@@ -1,4 +1,6 @@
-"""The text of a rule clause, in the reader's language, with its parameters filled in.
+"""A rule clause as players read it, in the reader's language: its title, its words with
+their parameters filled in, the rulebook's own sentence, the decision taken where the
+rulebook is unclear, and where in the rulebook it stands.
 
 Game clauses live in the registered game's seeds file (``seeds/<game>.toml``); the
 platform's own (``table.*``) in ``seeds/table.toml``. A refusal always names one of them.
@@ -6,17 +8,19 @@ platform's own (``table.*``) in ``seeds/table.toml``. A refusal always names one
 
 from __future__ import annotations
 
+import re
 from typing import Any
-
-from markupsafe import Markup, escape
 
 from companion.games.base import clauses as game_clauses
 from companion.web.games.spec import spec_of
 
+#: The source of the clauses the companion adds to the rulebooks: no section to cite.
+OWN_SOURCE = "Table Companion"
+_NOTE = re.compile(r"\s*\([^()]*\)")
+
 
 class _Blank(dict):
-    """Leaves an ellipsis where a parameter is not known (the rules page shows clauses
-    without any)."""
+    """Leaves an ellipsis where a parameter is not known."""
 
     def __missing__(self, key: str) -> str:
         return "…"
@@ -30,10 +34,22 @@ def clause(game_id: str, rule: str) -> dict[str, Any] | None:
     return spec.clauses.get(rule) if spec is not None else None
 
 
+def _in(pair: Any, lang: str) -> str | None:
+    """``{en = …, fr = …}`` in ``lang`` (English when it has no such language)."""
+    if not isinstance(pair, dict):
+        return None
+    return pair.get(lang) or pair.get("en")
+
+
 def clause_text(game_id: str, rule: str, lang: str, params: dict[str, Any] | None = None) -> str:
+    """The clause's words. Given the case's parameters, the refusal as it names them
+    ("Column 3 is already taken."); without, the rule in general, where the clause has a
+    general form (its ``rule``), so no reader meets a gap."""
     found = clause(game_id, rule)
     if found is None:
         return rule
+    if not params and (general := _in(found.get("rule"), lang)):
+        return general
     text = found.get(lang) or found["en"]
     return text.format_map(_Blank({k: _word(game_id, k, v, lang)
                                    for k, v in (params or {}).items()}))
@@ -49,36 +65,47 @@ def _word(game_id: str, key: str, value: Any, lang: str) -> Any:
     return (name.get(lang) or name["en"]) if name else value
 
 
-def clause_source(game_id: str, rule: str) -> str:
-    """The rulebook section a clause comes from, as the log's "why" lines cite it."""
+def clause_title(game_id: str, rule: str, lang: str) -> str:
+    """What players call the rule ("Favours", "The Fall card"), in ``lang``."""
     found = clause(game_id, rule)
-    return found["source"] if found else rule
+    return (_in(found.get("title"), lang) if found else None) or rule
 
 
-def source_parts(game_id: str, source: str) -> list[tuple[str, str | None]]:
-    """A clause's source cut into its languages: the sections of a rulebook are cited as
-    printed, in the rulebook's language (the seed's ``rulebook_lang``); a source citing two
-    rulebooks reads "EN: … · FR: …". None: no language of its own (the product's name)."""
+def rulebook_section(game_id: str, found: dict[str, Any], lang: str) -> str | None:
+    """Where the clause stands in the rulebook of the reader's language, as the rulebook
+    names its sections (notes in brackets left out); None when no rulebook of that
+    language has it, or the clause is the companion's own."""
+    source = str(found.get("source", ""))
+    if not source or source == OWN_SOURCE:
+        return None
     if source.startswith("EN: ") and " · FR: " in source:
-        english, french = source.split(" · FR: ", 1)
-        return [(english, "en"), (" · ", None), ("FR: " + french, "fr")]
-    spec = spec_of(game_id) if game_id != "table" else None
+        english, french = source[len("EN: "):].split(" · FR: ", 1)
+        source = french if lang == "fr" else english
+    elif _rulebook_lang(game_id) != lang:
+        return None
+    sections = [" ".join(part.replace("...", "").split()).rstrip(" .")
+                for part in _NOTE.sub("", source).split(";")]
+    return " · ".join(part for part in sections if part) or None
+
+
+def _rulebook_lang(game_id: str) -> str | None:
+    """The one language of a game's rulebook; None when it has one in each language."""
+    spec = spec_of(game_id)
     lang = spec.seed.get("rulebook_lang") if spec is not None else None
-    return [(source, lang if isinstance(lang, str) else None)]
+    return lang if isinstance(lang, str) else None
 
 
-def source_markup(game_id: str, source: str, reader_lang: str) -> Markup:
-    """A clause's source as HTML, each part in another language than the page's marked with
-    ``lang`` so that a screen reader reads it in that language (WCAG 3.1.2)."""
-    return Markup("").join(
-        Markup('<span lang="{}">{}</span>').format(lang, text)
-        if lang is not None and lang != reader_lang else escape(text)
-        for text, lang in source_parts(game_id, source))
-
-
-def clause_source_markup(game_id: str, rule: str, reader_lang: str) -> Markup:
+def clause_page(game_id: str, rule: str, lang: str) -> dict[str, Any] | None:
+    """Everything the rules pages show of one clause, in ``lang``."""
     found = clause(game_id, rule)
     if found is None:
-        return escape(rule)
-    return source_markup("table" if rule.startswith("table.") else game_id, found["source"],
-                         reader_lang)
+        return None
+    return {"id": rule,
+            "title": clause_title(game_id, rule, lang),
+            "text": clause_text(game_id, rule, lang),
+            "example": _in(found.get("example"), lang),
+            "decision": _in(found.get("decision"), lang),
+            "quote": _in(found.get("quote"), lang),
+            "quote_translated": _rulebook_lang(game_id) not in (None, lang),
+            "section": rulebook_section(game_id, found, lang),
+            "when": found.get("when")}

@@ -76,8 +76,8 @@ class Part:
         whole = "".join(html)
         # Spaces left by a template's conditions around an item are not a change.
         frame = _SPACES.sub(" ", "".join(skeleton)) if items else ""
-        return cls(region_id, whole, fingerprint(whole), fingerprint(frame) if items else "",
-                   tuple(items))
+        return cls(region_id, whole, digest_without_move_id(whole),
+                   digest_without_move_id(frame) if items else "", tuple(items))
 
 
 def _marked_items(marked: str) -> Iterator[tuple[int, str, str, int]]:
@@ -107,7 +107,7 @@ def _item(list_id: str, html: str) -> Item:
     found = _ID.search(tag.group(2)) if tag else None
     if tag is None or found is None:
         raise ValueError(f"a list item of #{list_id} has no id on its element: {html[:80]!r}")
-    return Item(found.group(1), list_id, html, fingerprint(html),
+    return Item(found.group(1), list_id, html, digest_without_move_id(html),
                 _CONTEXT.get(tag.group(1).lower(), _PLAIN))
 
 
@@ -116,7 +116,7 @@ def _item(list_id: str, html: str) -> Item:
 _VOLATILE = b'name="client_move_id" value="'
 
 
-def fingerprint(html: str) -> str:
+def digest_without_move_id(html: str) -> str:
     """A digest of a region's HTML, leaving out the confirm form's fresh move id."""
     data = html.encode()
     start = data.find(_VOLATILE)

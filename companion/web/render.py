@@ -16,7 +16,7 @@ from flask import Flask, current_app, url_for
 from companion.i18n import current_lang
 from companion.network import lan_address
 from companion.tables import SCREEN_SIDES, Table
-from companion.web.clauses import clause_source_markup, clause_text, source_markup
+from companion.web.clauses import clause_text, clause_title
 from companion.web.games.spec import registered, spec_of
 from companion.web.memo import Call
 from companion.web.picker import Pick, back, narrow
@@ -220,10 +220,8 @@ def install_template_globals(app: Flask) -> None:
     app.jinja_env.globals["helpers"] = lambda game_id: registered()[game_id].helpers
     app.jinja_env.globals["rule_text"] = lambda game_id, rule: clause_text(
         game_id, rule, current_lang())
-    app.jinja_env.globals["rule_source"] = lambda game_id, rule: clause_source_markup(
+    app.jinja_env.globals["rule_title"] = lambda game_id, rule: clause_title(
         game_id, rule, current_lang())
-    app.jinja_env.globals["source_html"] = lambda game_id, source: source_markup(
-        game_id, source, current_lang())
     app.jinja_env.globals["outcome_reason"] = outcome_reason
     app.jinja_env.globals["outcome_score"] = outcome_score
     app.jinja_env.globals["place_of"] = place_of

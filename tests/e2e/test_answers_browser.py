@@ -29,8 +29,9 @@ def answered(page: Page, text: str, rule: str, game: str) -> None:
     expect(notice).to_have_attribute("data-rule", rule)
     assert in_view(page, "#notice"), "the answer is out of sight"
     link = notice.locator("a")
-    assert link.get_attribute("href").endswith(f"/rules/{game}?table="
-                                               f"{page.url.split('/t/')[1][:4]}#{rule}")
+    assert link.get_attribute("href").endswith(f"/rules/{game}/{rule}?table="
+                                               f"{page.url.split('/t/')[1][:4]}")
+    assert rule not in notice.inner_text()  # the rule by its title, never its id
     notice.locator("[data-dismiss]").click()
     expect(notice).to_be_empty()
 

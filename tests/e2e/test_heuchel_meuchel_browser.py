@@ -4,6 +4,7 @@ discard, and no card on any screen that its viewer may not see."""
 
 from __future__ import annotations
 
+import re
 import statistics
 from typing import Any
 
@@ -76,7 +77,8 @@ def test_three_phones_and_the_screen_play_a_whole_game(browser: Browser, live_se
                 if stuck else None
             if dimmed is not None and dimmed.count():
                 dimmed.first.click(force=True)  # aria-disabled: still answers a tap
-                expect(phone.locator("#notice .rule-id")).to_contain_text("hm.")
+                expect(phone.locator("#notice .rule-id a")).to_have_attribute(
+                    "href", re.compile(r"^/rules/heuchel-meuchel/hm\.[a-z.-]+\?table="))
                 phone.locator("#notice [data-dismiss]").click()
                 refused = True
         seq = seq_of(phone)

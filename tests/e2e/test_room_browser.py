@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from support.reading import unreadable
 from tests.conftest import ApiTable
 from tests.e2e.phones import no_horizontal_scroll, seated_page
 from tests.e2e.playing import play
-from tests.support.reading import unreadable
 
 pytestmark = pytest.mark.e2e
 
@@ -119,9 +119,11 @@ def shoot(page: Page, name: str) -> None:
 SETTLED = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
-def screen(browser: Browser, base: str, table: ApiTable, size: tuple[int, int]) -> Page:
+def screen(browser: Browser, base: str, table: ApiTable, size: tuple[int, int],
+           lang: str = "en") -> Page:
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})
-    context.add_cookies([{"name": f"host_{table.code}", "value": table.host, "url": base}])
+    context.add_cookies([{"name": f"host_{table.code}", "value": table.host, "url": base},
+                         {"name": "lang", "value": lang, "url": base}])
     page = context.new_page()
     page.goto(f"{base}/t/{table.code}/screen")
     return page
@@ -134,6 +136,12 @@ def least(height: int, at_1080: float) -> float:
 
 def text_of(page: Page, selectors: str) -> str:
     return "\n".join(page.locator(selectors).all_inner_texts())
+
+
+def readable(page: Page, lang: str) -> None:
+    """Nothing in what the whole page shows is a developer's word or the other language."""
+    found = unreadable(text_of(page, "body"), lang)
+    assert not found, (lang, page.url, found)
 
 
 def check_words(page: Page, selectors: str) -> None:
@@ -183,8 +191,14 @@ def test_a_whole_game_on_the_rooms_screen_and_the_phones(browser: Browser, live_
             '#board svg:not(.cl-3d) text')].filter(t => t.getClientRects().length)
             .map(t => t.textContent)""")
         assert not [text for text in drawn if "…" in text], drawn
-        assert not unreadable(text_of(page, "#seats, #board .holders"), "en")
+        readable(page, "en")
         page.context.close()
+    # Mid-game, a phone in each language and the screen in French read only that language.
+    for lang, viewer in (("en", seated_page(browser, base, table, 0, lang="en")),
+                         ("fr", seated_page(browser, base, table, 0, lang="fr")),
+                         ("fr", screen(browser, base, table, SIZES[0], lang="fr"))):
+        readable(viewer, lang)
+        viewer.context.close()
 
     play(table, game, 3000)
     outcome = table.view()["outcome"]
@@ -213,8 +227,16 @@ def test_a_whole_game_on_the_rooms_screen_and_the_phones(browser: Browser, live_
                 assert score in line and len(line) > len(score) + len(NAMES[seat]) + 4, line
             place += len(group)
         check_words(page, "#outcome, #seats, #host")
-        assert not unreadable(text_of(page, "#outcome"), "en")
+        readable(page, "en")
         page.context.close()
+    # The same screen and a phone in French: no English left, no developer's word.
+    page = screen(browser, base, table, SIZES[0], lang="fr")
+    expect(page.locator("#screen-head")).to_have_attribute("data-status", "over")
+    readable(page, "fr")
+    page.context.close()
+    phone = seated_page(browser, base, table, 0, lang="fr")
+    readable(phone, "fr")
+    phone.context.close()
 
     place = 1
     for group in outcome["ranking"]:
@@ -230,7 +252,7 @@ def test_a_whole_game_on_the_rooms_screen_and_the_phones(browser: Browser, live_
             expect(phone.locator("#outcome .winner-line")).to_contain_text(winners[0])
             assert no_horizontal_scroll(phone)
             check_words(phone, "#status, #outcome")
-            assert not unreadable(text_of(phone, "#status, #outcome"), "en")
+            readable(phone, "en")
             if seat == 0:
                 shoot(phone, f"{game}-phone-over")
             phone.context.close()

@@ -89,5 +89,5 @@ def test_the_last_move_shows_its_rule_line_on_the_screen(browser, live_server):
         raise AssertionError("no move with a rule line in 30 moves")
     why = newest.locator(".why a")
     expect(why).to_be_in_viewport(ratio=1)
-    assert "/rules/seventh-heaven#7h." in why.get_attribute("href")
+    assert "/rules/seventh-heaven/7h." in why.get_attribute("href")
     context.close()

@@ -66,7 +66,8 @@ def test_four_phones_and_the_screen_play_a_whole_game(browser: Browser, live_ser
         dimmed = mover.locator("#private .cardbtn.dimmed")
         if not refused_by_rule and dimmed.count():
             dimmed.first.click(force=True)  # aria-disabled: the phone says which rule forbids it
-            expect(mover.locator("#notice .rule-id")).to_contain_text("7h.")
+            expect(mover.locator("#notice .rule-id a")).to_have_attribute(
+                "href", re.compile(r"^/rules/seventh-heaven/7h\.[a-z.-]+\?table="))
             mover.locator("#notice [data-dismiss]").click()
             refused_by_rule = True
         if mover.locator("#private .cardbtn.playable").count():

@@ -114,8 +114,8 @@ def check_effects(state: State) -> None:
     for effect in state["effects"]:
         assert effect["rule"] in catalogue, effect
         assert json.loads(json.dumps(effect)) == effect
-        assert set(effect) <= {"rule", "column", "row", "seat", "seats", "count", "columns",
-                               "roll"}, effect
+        assert set(effect) <= {"rule", "column", "row", "rows", "seat", "seats", "count",
+                               "columns", "roll"}, effect
 
 
 def check_views(state: State, before: State) -> None:

@@ -3,9 +3,10 @@
 Seeded playouts of every game: after each move, every seat's page is read for the things it
 shows dimmed (an ``hx-get`` to ``/explain``, or a block of The Climbers' tower that the
 question does not light, which static/js/tower.js asks about the same way), and each is
-asked. The answer is a notice naming a
-rule the game marks as a refusal, in the players' terms: never a shape error, never a 500,
-and the table unchanged."""
+asked. The answer is a notice naming a rule the game marks as a refusal, in the players'
+terms (in English and in French by turns, with nothing a player should not read: no clause
+id, no source in the other language): never a shape error, never a 500, and the table
+unchanged."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import pytest
 
 from companion.web.games import GAMES as REGISTERED
 from companion.web.services import services
+from support.reading import shown_text, unreadable
 from tests.web.hostile_kit import Seated, random_move, snapshot
 
 EXPLAIN = re.compile(r'hx-get="(/t/[A-Z0-9]+/explain\?pick=[^"]*)"')
@@ -77,10 +79,13 @@ def test_every_dimmed_thing_on_a_phone_says_which_rule_stops_it(app, game):
                               query_string={"pick": json.dumps(pick)}).get_data(True), tower)]
             for url, from_page in rng.sample(urls, min(4, len(urls))):
                 before = snapshot(seated.table)
-                response = phone.get(url, headers={"HX-Request": "true"})
+                lang = ("en", "fr")[sum(asked.values()) % 2]
+                response = phone.get(url, headers={"HX-Request": "true", "Accept-Language": lang})
                 assert response.status_code == 200, url
-                found = RULE.search(response.get_data(True))
-                assert found, (url, from_page, response.get_data(True)[:300])
+                answer = response.get_data(True)
+                found = RULE.search(answer)
+                assert found, (url, from_page, answer[:300])
+                assert not unreadable(shown_text(answer), lang), (url, lang, answer)
                 assert found.group(1) in allowed, (url, found.group(1))
                 assert snapshot(seated.table) == before
                 asked[found.group(1)] = asked.get(found.group(1), 0) + 1

@@ -247,14 +247,15 @@ def test_every_effect_shows_in_the_log_with_its_why_line(client):
     entries = client.get(f"/api/tables/{table.code}/log").get_json()["entries"]
     rules = [effect["rule"] for entry in entries for effect in entry["effects"]]
     assert {"hm.setup.begin", "hm.goal.reached", "hm.favour.same-row", "hm.arrogance",
-            "hm.end.last-player"} <= set(rules)
+            "hm.end.last-player", "hm.move.upward"} <= set(rules)
     client.set_cookie(f"seat_{table.code}", table.tokens[1])
     phone = client.get(f"/t/{table.code}/play").get_data(as_text=True)
     screen = client.get(f"/t/{table.code}/screen").get_data(as_text=True)
     for page in (phone, screen):
-        assert 'href="/rules/heuchel-meuchel#hm.end.last-player"' in page
-        # the rulebook's French section name, marked as French in an English page
-        assert 'Why: <span lang="fr">FIN DE LA PARTIE' in page
+        # the rule by the name players give it, in the page's language, opening on its own
+        assert 'href="/rules/heuchel-meuchel/hm.end.last-player">Why: The end of the game' \
+            in page
+        assert "FIN DE LA PARTIE" not in page
     hidden = card_ids(table.view()["view"]) ^ set(range(CARD_COUNT))
     names = {card: re.escape(f'data-card="{card}"') for card in hidden}
     log = screen[screen.index('id="log"'):]

@@ -22,11 +22,11 @@ def test_an_effect_shows_in_the_log_with_a_why_line(client):
         if any("space" in effect for effect in effects):
             break
     event = next(effect for effect in effects if "space" in effect)
-    link = f'href="/rules/seventh-heaven#{event["rule"]}"'
+    link = f'href="/rules/seventh-heaven/{event["rule"]}"'
     client.set_cookie(f"seat_{table.code}", table.tokens[1])
     phone = client.get(f"/t/{table.code}/play").get_data(as_text=True)
     screen = client.get(f"/t/{table.code}/screen").get_data(as_text=True)
     for page in (phone, screen):
         log = page[page.index('id="log"'):]
         assert link in log and "Why: " in log
-        assert re.search(r"Space \d+:", log)
+        assert re.search(r"\(space \d+\)", log)  # the space by its name and number

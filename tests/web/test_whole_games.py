@@ -2,8 +2,9 @@
 and largest player count, played to its end with random legal moves as the phones' pickers
 offer them. After every move every viewer's page (each phone, the host's table screen) and
 every push is drawn, in English and French by turns; nothing may answer 5xx, fail to draw
-(a part that cannot be drawn is logged, and the log fails the test) or show a developer's
-word. A new game in the registry is covered without a line here.
+(a part that cannot be drawn is logged, and the log fails the test) or show what a player
+must never read (``support/reading.py``: a developer's word, the other language). A
+new game in the registry is covered without a line here.
 
 The engines' playouts check the rules over thousands of games; this checks what the
 players read, over a few long ones: a log line met only late in a game (SkyRunner's
@@ -14,8 +15,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
-from html import unescape
 from typing import Any
 
 import pytest
@@ -23,13 +22,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.games.base import Game, Move
-from companion.games.base import clauses as game_clauses
 from companion.live import Connection
 from companion.tables import Table
 from companion.web.games.spec import GameSpec
 from companion.web.picker import narrow
 from companion.web.regions import render_for
 from companion.web.services import services
+from support.reading import shown_text, unreadable
 from tests.conftest import GAMES_UNDER_TEST, ApiTable, bearer
 
 LANGS = ("en", "fr")
@@ -43,36 +42,6 @@ GAMES = [(spec, players, quick, seed)
                                       (spec.engine.max_players, True, 5))]
 #: A game that has not ended after this many moves is a bug of its own.
 MOVES_AT_MOST = 1500
-
-
-#: What a reader never sees: scripts, styles, templates; and the markup itself.
-_HIDDEN = re.compile(r"<(script|style|template)\b.*?</\1>", re.S | re.I)
-_TAG = re.compile(r"<[^>]*>")
-#: Attributes a reader meets: a button's label, an image's description.
-_SHOWN_ATTRIBUTE = re.compile(r'\s(?:title|alt|aria-label|placeholder)="([^"]*)"')
-
-
-def shown_text(html: str) -> str:
-    """The words a page shows: its text and the attributes a reader meets, not its
-    markup, addresses or scripts."""
-    html = _HIDDEN.sub(" ", html)
-    return unescape(" ".join([_TAG.sub(" ", html), *_SHOWN_ATTRIBUTE.findall(html)]))
-
-
-def developer_words(clause_ids: frozenset[str]) -> re.Pattern[str]:
-    """A clause id of any game or of the platform, Python's or Jinja's words for nothing, a
-    placeholder left unfilled."""
-    prefixes = sorted({rule.split(".")[0] for rule in clause_ids}, key=len, reverse=True)
-    ids = "|".join(map(re.escape, prefixes))
-    return re.compile(rf"(?<![\w.])(?:{ids})\.[a-z][\w-]*(?:\.[\w-]+)*|\bNone\b"
-                      r"|\b[Uu]ndefined\b|%\(\w+\)|\{\{|\{%")
-
-
-def all_clause_ids(app: Flask) -> frozenset[str]:
-    ids = set(game_clauses("table"))
-    for spec in services(app).games.values():
-        ids |= set(spec.clauses)
-    return frozenset(ids)
 
 
 def picked(rng: random.Random, moves: list[Move], keys: tuple[str, ...],
@@ -139,7 +108,6 @@ class WholeGame:
             self.phones[seat].set_cookie(f"seat_{code}", self.table.tokens[seat])
         self.screen = app.test_client()
         self.screen.set_cookie(f"host_{code}", self.table.host)
-        self.words = developer_words(all_clause_ids(app))
         self.seen: set[str] = set()
         self.checked: set[tuple[str, str]] = set()
         self.last_moved: dict[int, int] = {}
@@ -152,7 +120,7 @@ class WholeGame:
 
     def check(self, what: str, html: str, status: int = 200) -> None:
         assert status < 500, f"{what} answered {status} after {self.moves} moves"
-        found = self.words.findall(shown_text(html))
+        found = unreadable(shown_text(html), self.lang())
         assert not found, f"{what} shows {found} after {self.moves} moves ({self.lang()})"
 
     def get(self, client: FlaskClient, path: str, what: str, **params: Any) -> None:
@@ -176,7 +144,7 @@ class WholeGame:
             for part in parts:  # a part shared by viewers or kept from before, once
                 if (part.digest, lang) not in self.checked:
                     self.checked.add((part.digest, lang))
-                    self.check(f"the push of #{part.id} to {conn.seat} ({lang})", part.html)
+                    self.check(f"the push of #{part.id} to {conn.seat}", part.html)
 
     def turn(self) -> tuple[int, list[Move]] | None:
         """The seat that acts next: of those with moves, the one that moved least lately

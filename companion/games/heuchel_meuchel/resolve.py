@@ -85,6 +85,9 @@ def move_stack(state: State, seat: int, move: Move) -> None:
     row, count, to = move["row"], move["count"], move["to"]
     stack = board.stack_at(state, column, row)
     part, rest = stack["cards"][-count:], stack["cards"][:-count]
+    jumped = [over for over in range(row + 1, to) if board.square(state, column, over)]
+    if jumped:
+        _effect(state, "hm.move.upward", column=column, rows=jumped)
     uncovered_home = board.split_leaves(stack, count, row) == "home"
     _set(state, column, row, rest, down=uncovered_home)
     if uncovered_home:

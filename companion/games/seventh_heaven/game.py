@@ -217,7 +217,9 @@ def _effects(before: dict[str, Any] | None, after: dict[str, Any] | None,
     effects: list[dict[str, Any]] = [dict(event) for event in added("events")]
     effects += [dict(swap) for swap in added("swaps")]
     effects += [dict(arrival) for arrival in added("arrivals")]
-    effects += [{"rule": rule} for rule in added("rules")]
+    # A rule already behind an effect above (the Heart's swap) is not said a second time.
+    named = {effect.get("rule") for effect in effects}
+    effects += [{"rule": rule} for rule in added("rules") if rule not in named]
     return effects
 
 

@@ -132,8 +132,8 @@ def move_pieces(state: State, targets: dict[str, int]) -> list[int]:
             for colour in landed[space]:
                 state["pieces"][colour] = event["to"]
             for record in last["moves"]:
-                if record["piece"] in landed[space]:
-                    record["to"] = event["to"]
+                if record["piece"] in landed[space]:  # where it landed, and where it went
+                    record["via"], record["to"] = space, event["to"]
             last["events"].append(
                 {"space": space, "rule": event["rule"], "pieces": landed[space], "to": event["to"]}
             )

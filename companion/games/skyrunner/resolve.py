@@ -33,7 +33,7 @@ CARD_FIELDS = ("card", "cards", "discarded", "by")
 
 #: The clause behind each kind of event: a move's effects carry it (``state["effects"]``).
 EVENT_RULES = {
-    "returned": "sr.bid.used", "reshuffled": "sr.deck.reshuffle", "won": "sr.round.reveal",
+    "returned": "sr.bid.used", "reshuffled": "sr.deck.reshuffle", "won": "sr.bid.cancel",
     "stuck": "sr.climb.blocked", "climb": "sr.climb.move", "fall": "sr.fall.lowest",
     "sabotage": "sr.sabotage", "ground": "sr.ground", "waits": "sr.ground",
     "lost": "sr.lost", "kept": "sr.won.use-or-keep", "taken": "sr.lost",
@@ -115,6 +115,9 @@ def choose(state: State, seat: int, move: Move) -> None:
 def _reveal(state: State) -> None:
     """Everyone's card at once; the auction and the Surprise cards are settled now and act
     in seat order from the deck holder."""
+    # What the cards do now is the round's, not the last chooser's: the log gives it a line
+    # of its own.
+    state["effects"].append({"rule": "sr.round.reveal", "kind": "reveal", "starts_line": True})
     played = {seat: card for seat, card in state["choices"].items()}
     for seat, card in played.items():
         state["hands"][seat].remove(card)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from babel.lists import format_list
+
 from companion.games.heuchel_meuchel.data import (
     CARD_COUNT,
     COLUMNS,
@@ -49,6 +51,10 @@ class HeuchelMeuchelHelpers:
         if isinstance(rank, int) and 1 <= rank <= len(RANK_IDS):
             return rank_name(rank, current_lang())
         return str(rank)
+
+    def rows_list(self, rows: list[int]) -> str:
+        """Rows as the reader's language lists them ("4, 5 and 6", "4, 5 et 6")."""
+        return format_list([str(row) for row in rows], locale=current_lang())
 
     def card_name(self, card: Any) -> str:
         card = self.card(card)

@@ -82,6 +82,10 @@ class SeventhHeavenHelpers:
         names = EVENTS.get(space, {}).get("name", {})
         return str(names.get(current_lang()) or names.get("en") or space)
 
+    def swap_is_due(self, space: int) -> bool:
+        """Whether the swap of an event space must be made (the Disco), not only may."""
+        return bool(EVENTS.get(space, {}).get("must"))
+
     def pieces_at(self, view: dict[str, Any], space: int) -> list[str]:
         return [colour for colour in COLOURS if view["pieces"].get(colour) == space]
 

@@ -1,6 +1,7 @@
 """What a player must never read on a page: the developer's words, and the other language.
 
-``unreadable(text, lang)`` takes a page's visible text (its words and the attributes a
+``shown_text(html)`` is what a page shows a reader, its words and the attributes a reader
+meets; ``unreadable(text, lang)`` takes a page's visible text (its words and the attributes a
 reader meets, not its markup) in the page's language and returns each fragment a player
 should not meet there: a clause id, a research note, a section sign, Python's or Jinja's
 words for nothing, a placeholder left unfilled, a source cited as "EN: … · FR: …", a French
@@ -14,6 +15,7 @@ import re
 import tomllib
 from collections.abc import Iterator
 from functools import cache
+from html import unescape
 from typing import Any
 
 from babel.messages.pofile import read_po
@@ -33,6 +35,20 @@ _OWN_SOURCE = "Table Companion"
 _WORDS_AT_LEAST = 3
 _WORD = re.compile(r"\w+")
 _PLACEHOLDER = re.compile(r"%\(\w+\)\w|\{\w+\}|%s|%d")
+
+
+#: What a reader never sees in a page: scripts, styles, templates; and the markup itself.
+_HIDDEN = re.compile(r"<(script|style|template)\b.*?</\1>", re.S | re.I)
+_TAG = re.compile(r"<[^>]*>")
+#: Attributes a reader meets: a button's label, an image's description.
+_SHOWN_ATTRIBUTE = re.compile(r'\s(?:title|alt|aria-label|placeholder)="([^"]*)"')
+
+
+def shown_text(html: str) -> str:
+    """The words a page shows: its text and the attributes a reader meets, not its
+    markup, addresses or scripts."""
+    html = _HIDDEN.sub(" ", html)
+    return unescape(" ".join([_TAG.sub(" ", html), *_SHOWN_ATTRIBUTE.findall(html)]))
 
 
 def unreadable(text: str, lang: str) -> list[str]:

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from companion.games.skyrunner import SkyRunner
+from support.json_walk import objects_in
 from support.sr_strategy import choose
 from tests.e2e.phones import no_horizontal_scroll, seq_of, start_table, tap_through
 from tests.web.test_skyrunner_api import SEED
@@ -22,12 +23,7 @@ G = SkyRunner()
 
 def card_ids(value: Any) -> set[int]:
     """Every card id a view holds (a card is a dict with an id and a kind)."""
-    if isinstance(value, dict):
-        found = {value["id"]} if "id" in value and "kind" in value else set()
-        return found.union(*(card_ids(item) for item in value.values()))
-    if isinstance(value, list):
-        return set().union(*(card_ids(item) for item in value))
-    return set()
+    return {card["id"] for card in objects_in(value) if "id" in card and "kind" in card}
 
 
 def shown_cards(page: Page) -> set[int]:

@@ -27,6 +27,7 @@ from companion.games.heuchel_meuchel.data import (
     start_row,
     value_of,
 )
+from support.json_walk import keys_in, objects_in
 from tests.rule_checks import (
     RuleChecks,
     refusal_clauses,
@@ -141,25 +142,7 @@ def place_all(state: State, leave_last: bool = False) -> State:
 
 def shown(view: Any) -> set[int]:
     """Every card id a view shows (cards are shown as dicts carrying a ``rank_id``)."""
-    found: set[int] = set()
-    if isinstance(view, dict):
-        if "rank_id" in view:
-            found.add(view["id"])
-        for value in view.values():
-            found |= shown(value)
-    elif isinstance(view, list):
-        for value in view:
-            found |= shown(value)
-    return found
-
-
-def keys(view: Any) -> set[str]:
-    """Every dict key anywhere in a view."""
-    if isinstance(view, dict):
-        return set(view) | {k for value in view.values() for k in keys(value)}
-    if isinstance(view, list):
-        return {k for value in view for k in keys(value)}
-    return set()
+    return {card["id"] for card in objects_in(view) if "rank_id" in card}
 
 
 CHECKS = RuleChecks(G)
@@ -310,7 +293,7 @@ def test_views_hide_other_seats_secrets():
     public = {card(PRINCE, 1), card(LADY, 6), card(FIRE, 1), card(FIRE, 2)}
     table = G.view(state, None)
     assert shown(table) == public
-    assert not keys(table) & {"rng", "unused", "hands", "hand", "discards", "cards", "mine",
+    assert not keys_in(table) & {"rng", "unused", "hands", "hand", "discards", "cards", "mine",
                               "score", "scores"}
     assert table["board"][1][7] == {"height": 2, "down": True}
     assert table["board"][1][6] == {"height": 3, "down": False,
@@ -321,7 +304,7 @@ def test_views_hide_other_seats_secrets():
         view = G.view(state, seat)
         own = {c for _, c in board.column_cards(state, seat)} | set(state["discards"][str(seat)])
         assert shown(view) == public | own
-        assert not keys(view) & {"rng", "unused", "hands"}
+        assert not keys_in(view) & {"rng", "unused", "hands"}
     mine = G.view(state, 1)
     assert shown(mine) == public | set(hidden) | set(goal_pile) | {card(BISHOP, 2),
                                                                    card(PRINCE, 6)}

@@ -26,6 +26,7 @@ from companion.games.skyrunner.data import (
     cards_of,
     surprise_of,
 )
+from support.json_walk import keys_in, objects_in
 from tests.rule_checks import (
     RuleChecks,
     refusal_clauses,
@@ -218,25 +219,8 @@ def discarded(before: State, after: State) -> list[int]:
 
 def shown(view: Any) -> set[int]:
     """Every card id a view shows as a card (a dict with a ``kind``)."""
-    found: set[int] = set()
-    if isinstance(view, dict):
-        if "kind" in view and "id" in view and view.get("kind") in {c["kind"] for c in CARDS}:
-            found.add(view["id"])
-        for value in view.values():
-            found |= shown(value)
-    elif isinstance(view, list):
-        for value in view:
-            found |= shown(value)
-    return found
-
-
-def keys(view: Any) -> set[str]:
-    """Every dict key anywhere in a view."""
-    if isinstance(view, dict):
-        return set(view) | {k for value in view.values() for k in keys(value)}
-    if isinstance(view, list):
-        return {k for value in view for k in keys(value)}
-    return set()
+    kinds = {card["kind"] for card in CARDS}
+    return {card["id"] for card in objects_in(view) if "id" in card and card.get("kind") in kinds}
 
 
 # --- protocol basics ----------------------------------------------------------------------
@@ -352,7 +336,7 @@ def test_views_hide_hands_used_stacks_and_choices():
     offer = climb(2, 5)
     table = G.view(state, None)
     assert table["chosen"] == [0, 2] and table["phase"] == "choose" and table["turn"] is None
-    assert not keys(table) & {"hand", "used", "choice", "hands", "choices", "rng", "climbs"}
+    assert not keys_in(table) & {"hand", "used", "choice", "hands", "choices", "rng", "climbs"}
     assert shown(table) == {offer, lost()}
     assert table["hand_counts"] == {"0": 10, "1": 8, "2": 10, "3": 9}
     assert table["used_counts"] == {"0": 0, "1": 1, "2": 0, "3": 0}

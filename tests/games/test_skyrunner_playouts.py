@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from companion.games.base import IllegalMove, clauses
 from companion.games.skyrunner import SkyRunner, building
 from companion.games.skyrunner.data import CARD_COUNT, CARDS
+from support.json_walk import keys_in
 
 G = SkyRunner()
 ALL_CARDS = list(range(CARD_COUNT))
@@ -74,15 +75,6 @@ def check_positions(state: State) -> None:
                         and abs(level - other_level) < 2), spots
 
 
-def keys(view: Any) -> set[str]:
-    """Every dict key anywhere in a view."""
-    if isinstance(view, dict):
-        return set(view) | {k for value in view.values() for k in keys(value)}
-    if isinstance(view, list):
-        return {k for value in view for k in keys(value)}
-    return set()
-
-
 def secrets_changed(state: State, viewer: int | None) -> State:
     """``state`` with everything ``viewer`` may not know changed: every other seat gets
     another hand and another used stack of the same sizes and another current choice, and
@@ -105,7 +97,7 @@ def check_views(state: State) -> None:
     seat's hand, used stack or choice, nor on the order of the deck."""
     players = state["players"]
     table = G.view(state, None)
-    assert not keys(table) & SECRET_KEYS
+    assert not keys_in(table) & SECRET_KEYS
     assert table["chosen"] == [s for s in range(players) if state["choices"][str(s)] is not None]
     assert G.view(secrets_changed(state, None), None) == table
     for seat in range(players):

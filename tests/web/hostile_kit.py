@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 from companion.tables import Table
 from companion.web.clauses import clause_text
 from companion.web.services import services
+from support.json_walk import objects_in
 from tests.conftest import GAME_IDS, ApiTable, bearer
 
 #: Every game under test, each with three seats, so "another seat" exists.
@@ -130,16 +131,8 @@ def data_cards(page: str) -> set[int]:
 
 def card_ids(value: Any) -> set[int]:
     """The ids of every card object in a view: a dict with an "id" and a "kind" or "rank"."""
-    found: set[int] = set()
-    if isinstance(value, dict):
-        if isinstance(value.get("id"), int) and ("kind" in value or "rank" in value):
-            found.add(value["id"])
-        for item in value.values():
-            found |= card_ids(item)
-    elif isinstance(value, list):
-        for item in value:
-            found |= card_ids(item)
-    return found
+    return {card["id"] for card in objects_in(value)
+            if isinstance(card.get("id"), int) and ("kind" in card or "rank" in card)}
 
 
 def move_card_ids(move: Any) -> set[int]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from companion.games.heuchel_meuchel.data import CARD_COUNT
 from support.hm_strategy import choose
+from support.json_walk import objects_in
 from tests.conftest import ApiTable, bearer
 
 GAME = "heuchel-meuchel"
@@ -29,16 +30,7 @@ def seat_with_work(table: ApiTable) -> tuple[int, list[dict[str, Any]]] | None:
 
 def card_ids(value: Any) -> set[int]:
     """Every card id a JSON value holds (cards are the dicts with an id and a rank)."""
-    found: set[int] = set()
-    if isinstance(value, dict):
-        if "id" in value and "rank" in value:
-            found.add(value["id"])
-        for item in value.values():
-            found |= card_ids(item)
-    elif isinstance(value, list):
-        for item in value:
-            found |= card_ids(item)
-    return found
+    return {card["id"] for card in objects_in(value) if "id" in card and "rank" in card}
 
 
 def public_cards(view: dict[str, Any]) -> set[int]:

@@ -239,11 +239,13 @@
     return ladders.split("+").map((l) => (opts.marks || {})[l] || l).join("+");
   }
 
-  // A ladder way as a ladder standing on its top, leaning a little to the right, with a
-  // stroke a finger's width wide that a tap takes.
+  // A ladder way as a ladder standing on its top, with a stroke a finger's width wide that
+  // a tap takes. Neighbouring tops' ladders lean apart (by the square's parity), so that
+  // two ways on a plateau part above it.
   function waySvg(way, cam, opts) {
     const [ax, ay] = cam.point(way.x + 0.5, way.y + 0.5, way.z);
-    const bx = ax + UNIT * 0.5, by = ay - UNIT * 2.2;
+    const lean = Math.abs((way.x + way.y) % 2) ? -1 : 1;
+    const bx = ax + lean * UNIT * 0.9, by = ay - UNIT * 2.2;
     let d = `M${r1(ax - 2)} ${r1(ay)}L${r1(bx - 2)} ${r1(by)}M${r1(ax + 2)} ${r1(ay)}L${r1(bx + 2)} ${r1(by)}`;
     for (let i = 1; i < 5; i++) {
       const cx = ax + (bx - ax) * i / 5, cy = ay + (by - ay) * i / 5;

@@ -177,6 +177,9 @@
     keepAwake();
     keepPickInSight();
     padForPanel();
+    // the control tapped, kept by a morph as the next answer, stays in sight wherever the
+    // swap moved it
+    if (acted && document.activeElement === acted && acted.isConnected) show(acted);
     focusSoon();
   }
 

@@ -175,7 +175,9 @@
     if (opts.lit && opts.lit.has(b.id)) classes.push("lit");
     if (b.id === opts.mark || (opts.mark === undefined && b.moved)) classes.push("marked");
     if (b.id === opts.chosen) classes.push("chosen");
-    const name = opts.names && opts.names[b.id];
+    const stoneSpot = opts.stones && opts.stones.has(b.id);
+    if (stoneSpot) classes.push("stone-spot");
+    const name = (opts.names && opts.names[b.id]) || (stoneSpot && opts.stoneNames[b.id]);
     let g = `<g class="${classes.join(" ")}" data-block="${b.id}"` +
       (name ? ` tabindex="0" role="button" aria-label="${esc(name)}">` : ">");
     for (const [face, corners, light] of faces(b, cam)) {
@@ -186,6 +188,10 @@
         const ink = DARK.has(colour) ? "#fff" : "#111";
         g += `<text x="${cx}" y="${cy}" fill="${ink}" class="cl-ltr" data-colour="${colour}">${esc(tower.letters[colour] || "")}</text>`;
       }
+    }
+    if (stoneSpot) {  // where the blocking stone may go: the stone, faint, on the block
+      const [cx, cy] = cam.point(b.x + b.w / 2, b.y + b.d / 2, b.z + b.h);
+      g += `<ellipse class="cl-stone-ghost" cx="${r1(cx)}" cy="${r1(cy)}" rx="${UNIT * 0.7}" ry="${UNIT * 0.45}" stroke="${FILL[opts.stoneColour] || "#fff"}"/>`;
     }
     if (b.stone) {
       const [cx, cy] = cam.point(b.x + b.w / 2, b.y + b.d / 2, b.z + b.h);
@@ -226,6 +232,29 @@
       d += `M${r1(cx + px)} ${r1(cy + py)}L${r1(cx - px)} ${r1(cy - py)}`;
     }
     return `<path class="cl-ladder-drawn" data-ladder="${esc(l.name)}" d="${d}"/>`;
+  }
+
+  // A ladder way's letters ("S", "L", "S+L"), in the reader's language.
+  function ladderMark(ladders, opts) {
+    return ladders.split("+").map((l) => (opts.marks || {})[l] || l).join("+");
+  }
+
+  // A ladder way as a ladder standing on its top, with a stroke a finger's width wide that
+  // a tap takes. Neighbouring tops' ladders lean apart (by the square's parity), so that
+  // two ways on a plateau part above it.
+  function waySvg(way, cam, opts) {
+    const [ax, ay] = cam.point(way.x + 0.5, way.y + 0.5, way.z);
+    const lean = Math.abs((way.x + way.y) % 2) ? -1 : 1;
+    const bx = ax + lean * UNIT * 0.9, by = ay - UNIT * 2.2;
+    let d = `M${r1(ax - 2)} ${r1(ay)}L${r1(bx - 2)} ${r1(by)}M${r1(ax + 2)} ${r1(ay)}L${r1(bx + 2)} ${r1(by)}`;
+    for (let i = 1; i < 5; i++) {
+      const cx = ax + (bx - ax) * i / 5, cy = ay + (by - ay) * i / 5;
+      d += `M${r1(cx - 2)} ${r1(cy)}L${r1(cx + 2)} ${r1(cy)}`;
+    }
+    return `<g class="cl-way" data-square="${way.key}" data-ladders="${esc(way.ladders)}" tabindex="0" role="button" aria-label="${esc(way.name || "")}">` +
+      `<path class="cl-way-hit" d="M${r1(ax)} ${r1(ay)}L${r1(bx)} ${r1(by - 3)}"/>` +
+      `<path class="cl-way-ladder" d="${d}"/>` +
+      `<text class="cl-way-mark" x="${r1(bx)}" y="${r1(by - 3)}">${esc(ladderMark(way.ladders, opts))}</text></g>`;
   }
 
   // The tower drawn into ``svg`` from ``angle``. opts: upto (the first blocks of the build
@@ -286,8 +315,15 @@
     for (const sq of opts.reach || []) {
       const corners = [[sq.x + 0.1, sq.y + 0.1, sq.z], [sq.x + 0.9, sq.y + 0.1, sq.z], [sq.x + 0.9, sq.y + 0.9, sq.z], [sq.x + 0.1, sq.y + 0.9, sq.z]];
       const act = opts.reachPick ? ` tabindex="0" role="button" aria-label="${esc(sq.name || "")}"` : "";
-      parts.push(`<polygon class="cl-reach${sq.key === opts.chosenSquare ? " chosen" : ""}" data-square="${sq.key}"${act} points="${pts(cam, corners)}"/>`);
+      parts.push(`<polygon class="cl-reach${sq.key === opts.chosenSquare ? " chosen" : ""}" data-square="${sq.key}" data-ladders="${esc(sq.ladders)}"${act} points="${pts(cam, corners)}"/>`);
+      if (sq.ladders) {  // the walk a tap makes climbs with a ladder: its letter on the top
+        const [cx, cy] = cam.point(sq.x + 0.5, sq.y + 0.5, sq.z);
+        parts.push(`<text class="cl-reach-mark" x="${r1(cx)}" y="${r1(cy)}">${esc(ladderMark(sq.ladders, opts))}</text>`);
+      }
     }
+    // A dearer way to a lit top that never goes lower than the turn began, where the
+    // cheapest does: a ladder standing on that top, a target of its own.
+    for (const way of opts.ways || []) parts.push(waySvg(way, cam, opts));
     for (const l of tower.ladders) if (opts.upto === undefined) parts.push(ladderSvg(l, cam, tower));
     if (opts.upto === undefined) {
       const onTable = tower.figures.filter((f) => f.x === null);
@@ -348,10 +384,30 @@
     }
     if (d.reach) {
       const names = (d.reachNames || "").split("|");
+      const ladders = (d.reachLadders || "").split("|");
       opts.reach = d.reach.split(" ").map((s, i) => {
         const [x, y, z] = s.split(",").map(Number);
-        return {key: `${x},${y}`, x, y, z, name: names[i]};
+        return {key: `${x},${y}`, x, y, z, name: names[i], ladders: ladders[i] || ""};
       });
+    }
+    if (d.ways) {
+      const names = (d.wayNames || "").split("|");
+      opts.ways = d.ways.split(" ").map((s, i) => {
+        const [x, y, z, ladders] = s.split(",");
+        return {key: `${x},${y}`, x: +x, y: +y, z: +z, ladders, name: names[i]};
+      });
+    }
+    if (d.ladderMarks) {
+      const p = d.ladderMarks.split(" ");
+      opts.marks = {[p[0]]: p[1], [p[2]]: p[3]};
+    }
+    if (d.stones) {
+      const ids = d.stones.split(" ");
+      const names = (d.stoneNames || "").split("|");
+      opts.stones = new Set(ids);
+      opts.stoneNames = {};
+      ids.forEach((id, i) => { opts.stoneNames[id] = names[i] || id; });
+      opts.stoneColour = d.stoneColour;
     }
     if (d.ghosts) {
       opts.ghosts = d.ghosts.split(" ").map((s) => {
@@ -425,8 +481,8 @@
     redraw(false);
   }
 
-  // A tap on the phone's tower answers the question asked: a lit block, a lit top, a ghost.
-  // A greyed block tapped while blocks are asked for says why it may not move.
+  // A tap on the phone's tower answers the question asked: a lit block, a lit top or one of
+  // its ladder ways, a block lit for the stone, a ghost. A block not lit says why (whyPick).
   // The ghost handle nearest a tap on the tower, within a finger's width.
   function nearestHandle(target, point) {
     const svg = target.closest && target.closest("svg.cl-3d");
@@ -441,6 +497,59 @@
     return best;
   }
 
+  // A move a tap makes at once ("move-json client-id"), sent by the page's form.
+  function send(made) {
+    const form = document.getElementById("cl-tap");
+    if (!made || !form) return false;
+    const [move, id] = made.split(" ");
+    form.elements.move.value = move;
+    form.elements.client_move_id.value = id;
+    form.requestSubmit();
+    return true;
+  }
+
+  // The ``i``-th of a "|"-list of a data attribute.
+  const nth = (list, i) => (i >= 0 ? (list || "").split("|")[i] || "" : "");
+
+  // The square of ``block``'s top that shows nearest the tap (its first, for a key).
+  function topSquare(svg, block, point) {
+    const data = document.getElementById("cl-td");
+    if (!data) return null;
+    const tower = read(data);
+    const b = tower.blocks.find((one) => one.id === block.dataset.block);
+    if (!b) return null;
+    const cam = camera(homeAngle(svg) + (turned.get(svg) || 0));
+    const ctm = svg.getScreenCTM();
+    const at = point && ctm ? new DOMPoint(point[0], point[1]).matrixTransform(ctm.inverse()) : null;
+    let best = null;
+    let far = Infinity;
+    for (let x = b.x; x < b.x + b.w; x++) for (let y = b.y; y < b.y + b.d; y++) {
+      const covered = tower.blocks.some((o) => o.z >= b.z + b.h && o.x <= x && x < o.x + o.w &&
+                                          o.y <= y && y < o.y + o.d);
+      if (covered) continue;
+      const [sx, sy] = cam.point(x + 0.5, y + 0.5, b.z + b.h);
+      const d = at ? Math.hypot(sx - at.x, sy - at.y) : 0;
+      if (d < far) { far = d; best = `${x},${y}`; }
+    }
+    return best;
+  }
+
+  // What a tap on a block not lit asks the companion about, to say why in one line: the
+  // walk onto the top tapped (a tap on a top, or no block asked for), the block moved,
+  // the blocking stone laid on it; or, off turn, the turn itself.
+  function whyPick(block, target, point, d) {
+    if (d.waiting !== undefined) return {};
+    const svg = block.closest("svg.cl-3d");
+    const onTop = target.dataset && target.dataset.face === "top";
+    if (d.reachPick && (onTop || !(d.blockPick || d.stones))) {
+      const to = topSquare(svg, block, point);
+      if (to) return Object.assign(JSON.parse(d.reachPick), {to});
+    }
+    if (d.blockPick) return Object.assign(JSON.parse(d.blockPick), {block: block.dataset.block});
+    if (d.stones) return {type: "stone", block: block.dataset.block};
+    return null;
+  }
+
   function answer(target, point) {
     const ask = document.getElementById("cl-ask");
     if (!ask || !window.htmx) return false;
@@ -448,27 +557,37 @@
     let pick = null;
     let url = d.url;
     const ghost = target.closest("[data-ghost]") || nearestHandle(target, point);
+    const way = target.closest(".cl-way");
     const square = target.closest(".cl-reach");
     const block = target.closest(".cl-b");
+    const pawn = target.closest(".cl-pawn");
     if (ghost && d.ghostPick) {
       const [x, y, long] = ghost.dataset.ghost.split("_");
       pick = Object.assign(JSON.parse(d.ghostPick), {x: Number(x), y: Number(y), long: long === "-" ? null : long});
+    } else if (way && d.wayMoves) {  // a ladder way: the walk that way
+      const at = (d.ways || "").split(" ").findIndex(
+        (w) => w.startsWith(`${way.dataset.square},`) && w.endsWith(`,${way.dataset.ladders}`));
+      if (send(nth(d.wayMoves, at))) return true;
     } else if (square && d.reachPick) {
-      // a top reached one way only: the tap is the walk
+      // a lit top: the walk, where a tap makes it, else the ladder asked next
       const at = (d.reach || "").split(" ").findIndex((s) => s.startsWith(`${square.dataset.square},`));
-      const made = at >= 0 ? (d.reachMoves || "").split("|")[at] : "";
-      const form = document.getElementById("cl-walk");
-      if (made && form) {
-        const [move, id] = made.split(" ");
-        form.elements.move.value = move;
-        form.elements.client_move_id.value = id;
-        form.requestSubmit();
-        return true;
-      }
+      if (send(nth(d.reachMoves, at))) return true;
       pick = Object.assign(JSON.parse(d.reachPick), {to: square.dataset.square});
-    } else if (block && d.blockPick) {
+    } else if (block && block.classList.contains("stone-spot") && d.stoneMoves) {
+      const at = (d.stones || "").split(" ").indexOf(block.dataset.block);
+      if (send(nth(d.stoneMoves, at))) return true;
+    } else if (block && d.blockPick && block.classList.contains("lit")) {
       pick = Object.assign(JSON.parse(d.blockPick), {block: block.dataset.block});
-      if (!block.classList.contains("lit")) url = d.why;
+    } else if (block) {
+      pick = whyPick(block, target, point, d);
+      url = d.why;
+    } else if (pawn && (d.reachPick || d.waiting !== undefined)) {  // a figure's square
+      const data = document.getElementById("cl-td");
+      const f = data && read(data).figures.find((one) => String(one.seat) === pawn.dataset.seat);
+      pick = d.reachPick && f && f.x !== null
+        ? Object.assign(JSON.parse(d.reachPick), {to: `${f.x},${f.y}`})
+        : (d.waiting !== undefined ? {} : null);
+      url = d.why;
     }
     if (!pick) return false;
     const query = `${url}?pick=${encodeURIComponent(JSON.stringify(pick))}`;

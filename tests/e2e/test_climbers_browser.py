@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from companion.games.climbers import Climbers
 from companion.games.climbers.geometry import Tower, hidden
+from companion.web.games.climbers_ask import LADDER_COST
 from companion.web.services import services
 from support.browser import PHONE
 from support.cl_strategy import climbing_block_move
@@ -24,6 +25,7 @@ from tests.e2e.phones import (
     seq_of,
     start_table,
 )
+from tests.web.test_climbers_api import LOWER_OR_LADDER, LOWER_OR_LADDER_SEED
 from tests.web.test_palette import tower_fills
 
 pytestmark = pytest.mark.e2e
@@ -42,8 +44,9 @@ def height_of(view: dict[str, Any], place: str) -> int:
 def choose(state: dict[str, Any], seat: int, seen: set[str]) -> dict[str, Any]:
     """In the first two rounds each player climbs as high as a walk takes them and moves a
     block that helps them climb (the first player some block in any case), and the second
-    lays their blocking stone; after that everyone passes, so a round goes by without a new
-    top and the first player's last chance fails. Like a player, it moves a block it sees
+    keeps their long ladder in the first round and lays their blocking stone; after that
+    everyone passes, so a round goes by without a new top and the first player's last
+    chance fails. Like a player, it moves a block it sees
     (``seen``) where it can."""
     moves = G.legal_moves(state, seat)
     view = G.view(state, seat)
@@ -54,9 +57,13 @@ def choose(state: dict[str, Any], seat: int, seen: set[str]) -> dict[str, Any]:
     early = state["round"] <= 2
     here = view["figures"][str(seat)]["height"]
     walks = [m for m in moves if m["type"] == "walk"
-             and height_of(view, m["to"]) > here and early]
-    if walks:
-        return max(walks, key=lambda m: (height_of(view, m["to"]), m["ladders"] == "", m["to"]))
+             and height_of(view, m["to"]) > here and early
+             and not (first_round and seat == 1 and "long" in m["ladders"])]
+    if walks:  # the highest; then a way that never goes lower, then the fewest ladders
+        lower = view.get("reach_lower") or {}
+        return max(walks, key=lambda m: (height_of(view, m["to"]),
+                                         m["ladders"] not in lower.get(m["to"], []),
+                                         -LADDER_COST.index(m["ladders"]), m["to"]))
     if state["step"] == "before":
         blocks = [m for m in moves if m["type"] == "block" and m["block"] in seen] or \
             [m for m in moves if m["type"] == "block"]
@@ -113,11 +120,17 @@ def tap_seen(page: Page, selector: str) -> int:
 
 
 def tower_target(move: dict[str, Any], key: str) -> str | None:
-    """What a player taps on the tower to answer ``key`` for ``move``, if anything."""
+    """What a player taps on the tower to answer ``key`` for ``move``, if anything: a walk
+    is its top, or the ladder standing on it for a way of its own."""
     if move["type"] == "walk" and key in ("type", "to"):
         if move["to"] == "table":
             return "#private [data-square='table']"
-        return f"svg.cl-3d .cl-reach[data-square='{move['to']}']"
+        if key == "to":
+            return f"svg.cl-3d .cl-reach[data-square='{move['to']}']"
+        return ", ".join(f"svg.cl-3d {kind}[data-square='{move['to']}']"
+                         f"[data-ladders='{move['ladders']}']" for kind in (".cl-reach", ".cl-way"))
+    if move["type"] == "stone" and key == "type":
+        return f"svg.cl-3d g.cl-b.stone-spot[data-block='{move['block']}']"
     if (move["type"] == "block" and key in ("type", "block")) or \
             (move["type"] == "stone" and key == "block"):
         return f"svg.cl-3d g.cl-b.lit[data-block='{move['block']}']"
@@ -195,9 +208,9 @@ def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, liv
     expect(phones[1].locator("#status")).to_contain_text("Build the tower")
 
     played: list[str] = []
-    turns: list[int] = []  # the taps each whole turn took
+    turns: list[list[tuple[str, int]]] = []  # each whole turn: its moves and their taps
+    this_turn: list[tuple[str, int]] = []
     block_moves: list[int] = []  # the taps each block move took
-    taps_this_turn = 0
     for _ in range(60):
         with table.lock:
             state = table.state
@@ -206,14 +219,20 @@ def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, liv
         seat = state["turn"]
         move = choose(state, seat, set(phones[seat].evaluate(SEEN_LIT)))
         seq = seq_of(phones[seat])
+        ways = (G.view(state, seat).get("reach") or {}).get(move.get("to"), [])
         taps = tap_move(phones[seat], move)
-        taps_this_turn += taps
+        this_turn.append((move["type"], taps))
+        if move["type"] == "walk" and len(ways) > 1:
+            played.append("ladder-way")  # a top reached several ways, walked in one tap
+            assert taps == 1, (move, ways, taps)
         if move["type"] == "block":
             block_moves.append(taps)
+        if move["type"] == "stone":
+            assert taps == 1, taps  # the block tapped lays the stone
         if move["type"] in ("end", "stone"):
-            turns.append(taps_this_turn)
+            turns.append(this_turn)
         if move["type"] in ("end", "stone", "built", "restart"):
-            taps_this_turn = 0
+            this_turn = []
         for phone in phones:
             expect(phone.locator(f"#status[data-seq='{seq + 1}']")).to_have_count(1)
         expect(screen.locator(f"#screen-head[data-seq='{seq + 1}']")).to_have_count(1)
@@ -230,10 +249,18 @@ def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, liv
     else:
         raise AssertionError("the game did not end")
 
-    assert {"built", "walk", "ladder", "block", "pass", "stone", "end"} <= set(played)
+    assert {"built", "walk", "ladder", "ladder-way", "block", "pass", "stone",
+            "end"} <= set(played), played
     # A block move: the block, its ghost where it goes, the colour on top (or Confirm).
     assert len(block_moves) >= 3 and statistics.median(block_moves) <= 3, block_moves
-    assert statistics.median(turns) <= 5, turns
+    # A turn in at most 5 taps. A turn that walks, moves a block and walks again takes one
+    # more, 1 + 3 + 1 and the tap that ends it: each is a move of its own, at the table too.
+    taps = [sum(t for _, t in turn) for turn in turns]
+    for turn, total in zip(turns, taps, strict=True):
+        kinds = [kind for kind, _ in turn]
+        limit = 6 if kinds.count("walk") == 2 and "block" in kinds else 5
+        assert total <= limit, (turn, taps)
+    print("taps per turn:", taps, "block moves:", block_moves)
     outcome = G.outcome(state)
     assert outcome is not None
     assert sorted(seat for group in outcome.ranking for seat in group) == [0, 1]
@@ -391,3 +418,53 @@ def test_a_player_says_where_they_sit_and_their_tower_turns(browser, live_server
     expect(page.locator(".cl-sitting button[value=left]")).to_have_attribute(
         "aria-pressed", "true")
     assert no_horizontal_scroll(page)
+
+
+def test_each_way_to_a_top_is_a_target_and_a_greyed_tap_says_why(browser, live_server):
+    """Where the short ladder gets there only by going lower than the turn began and the
+    long one stays up, the lit top walks with the short ladder and a ladder standing on it
+    with the long one, each in one tap and named in its words. A block that may not move,
+    tapped, says why in one line from the rule it breaks."""
+    table = built_table(live_server, players=2, seed=LOWER_OR_LADDER_SEED)
+    for seat, move in LOWER_OR_LADDER:
+        assert table.post_move(seat, move).status_code == 200, move
+    view = table.view(1)["view"]
+    assert view["reach"]["-2,-1"] == ["long", "short"]
+    assert view["reach_lower"]["-2,-1"] == ["short"]
+    page = seated_page(browser, live_server["base"], table, 1)
+    top = page.locator("#cl-v-me .cl-reach[data-square='-2,-1']")
+    way = page.locator("#cl-v-me .cl-way[data-square='-2,-1']")
+    expect(top).to_have_attribute("data-ladders", "short")
+    expect(way).to_have_attribute("data-ladders", "long")
+    expect(top).to_have_attribute("aria-label", re.compile(
+        r"with the short ladder, going lower than you began$"))
+    expect(way).to_have_attribute("aria-label", re.compile(
+        r"with the long ladder, never lower than you began$"))
+    expect(page.locator("#cl-ladder-key")).to_contain_text("A ladder standing on a top")
+    box = way.locator(".cl-way-hit").bounding_box()
+    assert box is not None and max(box["width"], box["height"]) >= 24, box
+    # a top the figure cannot walk to, on a block that may not move: the walk's rule
+    cells = {(c["x"], c["y"]): c for c in view["cells"]}
+    far = max((c for c in cells.values() if f"{c['x']},{c['y']}" not in view["reach"]
+               and c["block"] not in view["movable"]), key=lambda c: c["height"])
+    tap_seen(page, f"#cl-v-me g.cl-b[data-block='{far['block']}'] polygon[data-face=top]")
+    notice = page.locator("#notice.refusal")
+    expect(notice).to_have_attribute("data-rule", re.compile(r"^cl\.(figure|ladder)\."))
+    notice.locator("[data-dismiss]").click()
+    # the block the previous player moved, tapped on a side: why it may not move
+    moved = view["last_moved"]
+    assert moved == "H3"
+    tap_seen(page, f"#cl-v-me g.cl-b[data-block='{moved}'] polygon:not([data-face=top])")
+    expect(notice).to_have_attribute("data-rule", "cl.block.last-moved")
+    seq = seq_of(page)
+    notice.locator("[data-dismiss]").click()
+    assert tap_seen(page, "#cl-v-me .cl-way[data-square='-2,-1'][data-ladders='long']") == 1
+    expect(page.locator(f"#status[data-seq='{seq + 1}']")).to_have_count(1)
+    with table_of(live_server, table).lock:
+        state = table_of(live_server, table).state
+    assert state["figures"]["1"] == "-2,-1" and state["ladders"]["1"] == ["short"]
+    assert no_horizontal_scroll(page)
+    # off turn, a tap on the tower says whose turn it is
+    other = seated_page(browser, live_server["base"], table, 0)
+    tap_seen(other, f"#cl-v-me g.cl-b[data-block='{moved}']")
+    expect(other.locator("#notice.refusal")).to_have_attribute("data-rule", "cl.turn.wait")

@@ -11,6 +11,7 @@ from urllib.parse import unquote
 
 from companion.games.climbers.data import BLOCKS
 from companion.games.climbers.tower import generate
+from companion.web.games.climbers_ask import real_ways
 from support.cl_strategy import Square, choose
 from tests.conftest import ApiTable, bearer
 
@@ -21,6 +22,23 @@ SEED = 8
 #: This one draws a tower where the first player, on the table, has a square of its own
 #: colour touching the squares it can reach only by a corner.
 CORNER_SEED = 5
+#: With two players and this seed, the moves of ``LOWER_OR_LADDER`` bring the second
+#: player's figure where two tops are reached with the short ladder only by going lower than
+#: it began, or with the long ladder staying up.
+LOWER_OR_LADDER_SEED = 220
+LOWER_OR_LADDER = [
+    (0, {"type": "block", "block": "H11", "top": "grey", "long": None, "x": -6, "y": 0}),
+    (0, {"type": "walk", "to": "-5,1", "ladders": ""}),
+    (0, {"type": "stone", "block": "H3"}),
+    (1, {"type": "walk", "to": "-4,1", "ladders": ""}),
+    (1, {"type": "block", "block": "H5", "top": "violet", "long": "y", "x": -1, "y": -2}),
+    (1, {"type": "walk", "to": "-6,1", "ladders": ""}),
+    (1, {"type": "stone", "block": "D8"}),
+    (0, {"type": "walk", "to": "table", "ladders": ""}),
+    (0, {"type": "block", "block": "H3", "top": "light-blue", "long": "y", "x": -1, "y": 0}),
+    (0, {"type": "walk", "to": "6,1", "ladders": "short"}),
+    (0, {"type": "end"}),
+]
 
 
 def refused(response, rule: str, status: int = 422) -> None:
@@ -194,20 +212,29 @@ def test_the_phone_lights_up_the_answers_on_the_tower(app, client):
     assert view["reach"] and "table" not in view["reach"]
     assert reach_of(opening) == set(view["reach"])
     assert len(opening["reach-names"].split("|")) == len(view["reach"])
-    # a top reached one way only is the walk itself, ready to send; else a question
+    # every lit top is a walk ready to send: its one way, or the one that spends the least
+    # of the ladders (the long ladder climbs every step the short one does)
     legal = [m for m in table.moves(0) if m["type"] == "walk"]
     made = opening["reach-moves"].split("|")
-    assert len(made) == len(view["reach"])
-    for entry, square in zip(made, opening["reach"].split(), strict=True):
+    marks = opening["reach-ladders"].split("|")
+    assert len(made) == len(marks) == len(view["reach"])
+    several = 0
+    for entry, mark, square in zip(made, marks, opening["reach"].split(), strict=True):
         ways = view["reach"][",".join(square.split(",")[:2])]
-        assert bool(entry) == (len(ways) == 1)
-        if entry:
-            assert json.loads(entry.split(" ")[0]) in legal
+        walk = json.loads(entry.split(" ")[0])
+        assert walk in legal and walk["ladders"] == mark
+        assert mark == min(ways, key=["", "short", "long", "short+long"].index)
+        several += len(ways) > 1
+    assert several, "no top reached several ways: not a test"
     # a block to move is tapped straight away too
     assert set(opening["lit"].split()) == set(view["movable"])
     assert json.loads(opening["block-pick"]) == {"type": "block"}
     walking = pick(page, table, {"type": "walk"})
     assert reach_of(ask_of(walking)) == set(view["reach"])
+    # "Move your figure" keeps every way: a top reached several ways asks for the ladder
+    for entry, square in zip(ask_of(walking)["reach-moves"].split("|"),
+                             ask_of(walking)["reach"].split(), strict=True):
+        assert bool(entry) == (len(view["reach"][",".join(square.split(",")[:2])]) == 1)
     assert "Tap the lit top your figure walks to" in walking
     moving = ask_of(pick(page, table, {"type": "block"}))
     assert set(moving["lit"].split()) == set(view["movable"])
@@ -341,3 +368,60 @@ def test_the_screen_says_when_the_last_chance_starts_why_and_how_the_game_ended(
     french = client.get(f"/t/{table.code}/screen", headers={"Accept-Language": "fr"})
     assert "celle qui y est arrivée en dernier gagne (règle française)" in \
         french.get_data(as_text=True)
+
+
+def test_the_ways_that_are_a_choice():
+    """The cheapest way to a top, and where it goes lower than the turn began, the cheapest
+    that does not: any other spends more of the ladders for nothing more."""
+    assert real_ways(["long", "short"], []) == ["short"]
+    assert real_ways(["long", "short"], ["short"]) == ["short", "long"]
+    assert real_ways(["long", "short"], ["long", "short"]) == ["short"]
+    assert real_ways(["", "short"], [""]) == ["", "short"]
+    assert real_ways(["", "long", "short"], ["", "short"]) == ["", "long"]
+    assert real_ways(["short+long"], []) == ["short+long"]
+
+
+def test_every_way_that_is_a_choice_and_the_stone_are_one_tap(app, client):
+    """On the tower's first question each lit top walks its cheapest way, a dearer way that
+    never goes lower is a target of its own, and in step after each block the stone may go on
+    lays it, all ready to send and legal; the words say which ladder and that the stone ends
+    the turn, in French too."""
+    table = started(client, LOWER_OR_LADDER_SEED)
+    assert table.post_move(0, {"type": "built"}).status_code == 200
+    for seat, move in LOWER_OR_LADDER:
+        assert table.post_move(seat, move).status_code == 200, move
+    page = phone(app.test_client(), table, 1)
+    opening = ask_of(pick(page, table, {}))
+    legal = table.moves(1)
+    seconds = opening["ways"].split()
+    assert sorted(way.rsplit(",", 1)[1] for way in seconds) == ["long", "long"]
+    assert {",".join(way.split(",")[:2]) for way in seconds} == {"-2,-1", "-2,-2"}
+    for made, said in zip(opening["way-moves"].split("|"), opening["way-names"].split("|"),
+                          strict=True):
+        assert json.loads(made.split(" ")[0]) in legal
+        assert said.endswith("with the long ladder, never lower than you began")
+    at = [",".join(square.split(",")[:2]) for square in opening["reach"].split()].index("-2,-1")
+    assert opening["reach-ladders"].split("|")[at] == "short"
+    assert opening["reach-names"].split("|")[at].endswith(
+        "with the short ladder, going lower than you began")
+    assert "stones" not in opening  # before the block move: no stone yet
+    way = json.loads(opening["way-moves"].split("|")[0].split(" ")[0])
+    assert table.post_move(1, way).status_code == 200
+    # a stone still unused, after the block move
+    table = started(client)
+    assert table.post_move(0, {"type": "built"}).status_code == 200
+    assert table.post_move(0, {"type": "pass"}).status_code == 200
+    page = phone(app.test_client(), table, 0)
+    after = ask_of(pick(page, table, {}))
+    stones = [m["block"] for m in table.moves(0) if m["type"] == "stone"]
+    assert stones and after["stones"].split() == stones
+    assert [json.loads(made.split(" ")[0]) for made in after["stone-moves"].split("|")] == \
+        [{"type": "stone", "block": block} for block in stones]
+    assert all(said.startswith("Place your blocking stone on the ")
+               and said.endswith(" and end your turn") for said in after["stone-names"].split("|"))
+    assert after["stone-colour"] == table.view(0)["view"]["colours"][0]
+    page.set_cookie("lang", "fr")
+    french = pick(page, table, {})
+    assert "pose votre pierre de blocage et finit votre tour" in french
+    assert all(said.endswith(" et finir mon tour")
+               for said in ask_of(french)["stone-names"].split("|"))

@@ -179,9 +179,13 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
             view["seat"] = seat
             if state["phase"] == "play" and seat == state["turn"] and not state["walked"]:
                 reach: dict[str, list[str]] = {}
-                for move in rules.walks(state, seat):
+                lower: dict[str, list[str]] = {}
+                for move, dipped in rules.walk_ways(state, seat):
                     reach.setdefault(move["to"], []).append(move["ladders"])
+                    if dipped:
+                        lower.setdefault(move["to"], []).append(move["ladders"])
                 view["reach"] = reach
+                view["reach_lower"] = lower
         result = self.outcome(state)
         if result is not None:
             view["outcome"] = result.as_json()

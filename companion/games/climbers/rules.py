@@ -360,16 +360,24 @@ def stuck(state: State, seat: int) -> bool:
 
 def walks(state: State, seat: int) -> list[Move]:
     """Every walk the seat's figure can make now, with the fewest ladders for each place."""
+    return [move for move, _ in walk_ways(state, seat)]
+
+
+def walk_ways(state: State, seat: int) -> list[tuple[Move, bool]]:
+    """``walks``, each with whether it goes lower than the figure stood when the turn
+    began (a way that does must end the turn higher than it began)."""
     built = tower(state)
     walking = walker(state, seat, built)
     start = figure_node(state["figures"][str(seat)])
-    moves = []
+    found = []
     for target, ways in walking.reach(start).items():
         for used, dipped in ways:
             if state["step"] == "after" and not may_end(state, walking.height(target), dipped):
                 continue
-            moves.append({"type": "walk", "to": node_name(target), "ladders": ladder_names(used)})
-    return sorted(moves, key=lambda m: (m["to"] != TABLE, m["to"], m["ladders"]))
+            found.append(({"type": "walk", "to": node_name(target),
+                           "ladders": ladder_names(used)}, dipped))
+    return sorted(found, key=lambda way: (way[0]["to"] != TABLE, way[0]["to"],
+                                          way[0]["ladders"]))
 
 
 def stone_spots(state: State, seat: int) -> list[str]:

@@ -72,3 +72,4 @@ class View(TypedDict):
     stuck: NotRequired[bool]
     seat: NotRequired[int]  # a seat's own view only, from here on
     reach: NotRequired[dict[str, list[str]]]  # where its figure can walk, and with what
+    reach_lower: NotRequired[dict[str, list[str]]]  # the ways of those that go lower

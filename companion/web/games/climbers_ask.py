@@ -32,31 +32,101 @@ def _heights(view: dict[str, Any]) -> dict[tuple[int, int], tuple[int, str]]:
     return {(c["x"], c["y"]): (c["height"], c["block"]) for c in view.get("cells") or []}
 
 
+#: The ladders a walk may use, cheapest first: each leaves the figure every climb the
+#: ones after it leave (the long ladder climbs every step the short one does, and more).
+LADDER_COST = ("", "short", "long", "short+long")
+
+
+def real_ways(ladders: list[str], lower: list[str]) -> list[str]:
+    """The ways to one top that are a choice, cheapest first: the cheapest, and where that
+    one goes lower than the turn began, the cheapest that never does. Every other way
+    spends more of the ladders for nothing more (it is still offered on the phone's
+    buttons: "Move your figure", the top, the ladder)."""
+    ordered = sorted(ladders, key=lambda way: LADDER_COST.index(way)
+                     if way in LADDER_COST else len(LADDER_COST))
+    kept = ordered[:1]
+    if kept and kept[0] in lower:
+        kept.extend([way for way in ordered if way not in lower][:1])
+    return kept
+
+
 def _reach(view: dict[str, Any], names: list[Any], words: Words,
-           offer: Offer | None = None) -> dict[str, str]:
+           offer: Offer | None = None, every_way: bool = False) -> dict[str, str]:
     """The tops lit for a walk, with their words; with ``offer``, the walk a tap on each
-    makes at once where only one way gets there ("move-json client-id", else empty)."""
+    makes at once ("move-json client-id", else empty): where only one way gets there, or
+    with ``every_way`` the cheapest way, and where a dearer way never goes lower than the
+    turn began while the cheapest does, that way as a target of its own (``ways``)."""
     heights = _heights(view)
     squares = []
     for name in names:
         square = parse_square(name)
         if square is not None:
             squares.append((name, square))
-    found = {
-        "reach": " ".join(f"{x},{y},{heights.get((x, y), (0, ''))[0]}"
-                          for _, (x, y) in squares),
-        "reach-names": "|".join(words.square(view, name) for name, _ in squares),
-    }
+
+    def at(square: tuple[int, int]) -> str:
+        return f"{square[0]},{square[1]},{heights.get(square, (0, ''))[0]}"
+
+    ways = view.get("reach") or {}
+    lower = view.get("reach_lower") or {}
+    said, made, ladders = [], [], []
+    seconds, second_said, second_made = [], [], []
+    for name, square in squares:
+        options = list(ways.get(name) or [])
+        going_lower = list(lower.get(name) or [])
+        kept = real_ways(options, going_lower) if every_way else options
+        if offer is None or not kept or (len(options) > 1 and not every_way):
+            said.append(words.square(view, name))  # the ladder is asked next
+            made.append("")
+            ladders.append("")
+            continue
+        tap = kept[0]
+        if len(kept) > 1:
+            said.append(words.walk(view, name, tap, tap in going_lower))
+        else:
+            said.append(words.walk(view, name, tap, None) if tap else words.square(view, name))
+        made.append(_made(offer, name, tap))
+        ladders.append(tap)
+        for way in kept[1:]:
+            seconds.append(f"{at(square)},{way}")
+            second_said.append(words.walk(view, name, way, False))
+            second_made.append(_made(offer, name, way))
+    found = {"reach": " ".join(at(square) for _, square in squares),
+             "reach-names": "|".join(said)}
     if offer is not None:
-        ways = view.get("reach") or {}
-        made = []
-        for name, _ in squares:
-            ladders = list(ways.get(name) or [])
-            walk = offer({"type": "walk", "to": name, "ladders": ladders[0]}) \
-                if len(ladders) == 1 else None
-            made.append(f"{walk['move_json']} {walk['client_move_id']}" if walk else "")
         found["reach-moves"] = "|".join(made)
+        found["reach-ladders"] = "|".join(ladders)
+    if seconds:
+        found.update({"ways": " ".join(seconds), "way-names": "|".join(second_said),
+                      "way-moves": "|".join(second_made)})
     return found
+
+
+def _made(offer: Offer | None, to: str, ladders: str) -> str:
+    """What a tap sends to make the walk: "move-json client-id"."""
+    assert offer is not None
+    walk = offer({"type": "walk", "to": to, "ladders": ladders})
+    return f"{walk['move_json']} {walk['client_move_id']}"
+
+
+def _stones(view: dict[str, Any], moves: list[dict[str, Any]], words: Words,
+            offer: Offer) -> dict[str, str]:
+    """The blocks the blocking stone may go on, each laying it (and ending the turn) in one
+    tap, drawn in the colour of the stone of the seat to move."""
+    placed = {b["id"] for b in view.get("blocks") or []}
+    spots = [m["block"] for m in moves if m.get("type") == "stone" and m.get("block") in placed]
+    if not spots:
+        return {}
+    made = []
+    for block in spots:
+        stone = offer({"type": "stone", "block": block})
+        made.append(f"{stone['move_json']} {stone['client_move_id']}")
+    colours = view.get("colours") or []
+    seat = view.get("seat")
+    return {"stones": " ".join(spots),
+            "stone-names": "|".join(words.stone(view, block) for block in spots),
+            "stone-moves": "|".join(made),
+            "stone-colour": str(colours[seat]) if isinstance(seat, int)
+            and 0 <= seat < len(colours) else "grey"}
 
 
 def _lit(view: dict[str, Any], blocks: list[Any], words: Words) -> dict[str, str]:
@@ -121,8 +191,10 @@ def ask(view: dict[str, Any], pick: Any, moves: list[dict[str, Any]] | None,
     out: dict[str, str] = {}
     if key == "type" and "walk" in values:
         out.update(_reach(view, [name for name in view.get("reach") or {} if name != "table"],
-                          words, offer))
+                          words, offer, every_way=True))
         out["reach-pick"] = _json({"type": "walk"})
+    if key == "type" and "stone" in values and offer is not None:
+        out.update(_stones(view, moves or [], words, offer))
     if key == "type" and "block" in values:
         out.update(_lit(view, list(view.get("movable") or []), words))
         out["block-pick"] = _json({"type": "block"})

@@ -121,6 +121,28 @@ class Words:
             return _("the table")
         return self.block(view, cell["block"])
 
+    def ladders(self, ladders: str) -> str:
+        """The ladders a walk uses: "with the short ladder", "with no ladder"."""
+        return {"short": _("with the short ladder"), "long": _("with the long ladder"),
+                "short+long": _("with both ladders")}.get(ladders, _("with no ladder"))
+
+    def walk(self, view: dict[str, Any], to: str, ladders: str, lower: bool | None) -> str:
+        """A walk onto a top by one of its ways: the square, the ladders, and (where the
+        top is reached several ways) whether it goes lower than the turn began."""
+        square, used = self.square(view, to), self.ladders(ladders)
+        if lower is None:
+            return _("%(square)s, %(ladders)s", square=square, ladders=used)
+        if lower:
+            return _("%(square)s, %(ladders)s, going lower than you began",
+                     square=square, ladders=used)
+        return _("%(square)s, %(ladders)s, never lower than you began",
+                 square=square, ladders=used)
+
+    def stone(self, view: dict[str, Any], block_id: str) -> str:
+        """Laying the blocking stone, which ends the turn, on a block."""
+        return _("Place your blocking stone on %(block)s and end your turn",
+                 block=self.block(view, block_id))
+
     def destination(self, view: dict[str, Any], move: dict[str, Any],
                     dims: tuple[int, int, int]) -> str:
         """Where a block move puts the block: on top of what its footprint covers."""

@@ -352,20 +352,19 @@
 
   // The ghosts' handles from this viewer: the places nearest the block's own first, each
   // a large handle where it shows at least APART_PX from every large handle before it;
-  // the places crowded out get a small handle where one fits, apart from all the others,
-  // then those ``squeeze`` names (no quarter turn has room for them) closer, where a small
-  // handle's middle stays clear of every other handle, or at least where it shows. Any
-  // other ghost with no point of it seen here, or no room, is kept hidden: a turn shows it.
+  // the places crowded out get a small handle where one fits, apart from all the others;
+  // then, closer, where a small handle's middle stays clear of every other handle, the
+  // rest, a place a block hides with a hollow handle over that block. Those ``squeeze``
+  // names (no quarter turn has room for them) go where they show, room or not. A ghost
+  // left without room here is kept hidden: a turn shows it.
   function placeHandles(ghosts, cam, blocks, chosen, scale, squeeze) {
     const from = chosen ? [chosen.x + chosen.w / 2, chosen.y + chosen.d / 2, chosen.z] : null;
     const near = (g) => (from ? Math.hypot(g.x + g.w / 2 - from[0], g.y + g.d / 2 - from[1], g.z - from[2]) : 0);
     const order = ghosts.map((g, i) => [near(g), i]).sort((a, b) => a[0] - b[0]).map(([, i]) => i);
-    // a place no side sees (under an overhang) has its handle over the blocks, at its top
-    const seenAt = ghosts.map((g, i) => {
-      const points = handlePoints(g, cam, blocks);
-      if (!points.length && squeeze.has(i)) points.push([g.x + g.w / 2, g.y + g.d / 2, g.z + g.h]);
-      return points.map((p) => [...cam.point(...p), cam.depth(...p)]);
-    });
+    // where a ghost shows, and its top's middle (for a place a block hides: its handle
+    // is drawn over that block, hollow)
+    const seenAt = ghosts.map((g) => handlePoints(g, cam, blocks).map((p) => [...cam.point(...p), cam.depth(...p)]));
+    const topAt = ghosts.map((g) => cam.point(g.x + g.w / 2, g.y + g.d / 2, g.z + g.h));
     const grid = new Map();
     const cellSize = APART_PX / scale;
     const near2 = (x, y, apart) => {
@@ -386,13 +385,17 @@
     const passes = [[APART_PX, true], [SMALL_APART_PX, false], [SMALL_PX + 2, false]];
     for (const [pass, [apart, large]] of passes.entries()) {
       for (const i of order) {
-        if (out[i] || (pass === 2 && !squeeze.has(i))) continue;
-        // the last pass leaves none of its places out
-        const at = seenAt[i].find(([x, y]) => !near2(x, y, apart / scale)) || (pass === 2 && seenAt[i][0]);
+        if (out[i]) continue;
+        const clear = ([x, y]) => !near2(x, y, apart / scale);
+        let at = seenAt[i].find(clear);
+        let behind = false;
+        if (!at && pass === 2 && !seenAt[i].length && clear(topAt[i])) { at = topAt[i]; behind = true; }
+        // those no quarter turn has room for: at least where they show
+        if (!at && pass === 2 && squeeze.has(i)) { at = seenAt[i][0] || topAt[i]; behind = !seenAt[i].length; }
         if (!at) continue;
         // a large handle keeps the small ones a small handle's width off its rim
         put(at[0], at[1], large ? (HANDLE_PX + SMALL_PX + 2) / scale : 0);
-        out[i] = {sx: at[0], sy: at[1], depth: at[2], large};
+        out[i] = {sx: at[0], sy: at[1], large, behind};
       }
     }
     return out;
@@ -541,7 +544,7 @@
         const label = (opts.ghostLabel || "").replace("{n}", i + 1).replace("{total}", ghosts.length);
         const act = opts.ghostPick ? ` tabindex="0" role="button" aria-label="${esc(label)}"` : "";
         const r = p.large ? big : small;
-        shown.push([p.large ? 1 : 0, `<circle class="cl-ghost-dot${p.large ? "" : " small"}" data-ghost="${g.key}"${act} cx="${r1(p.sx)}" cy="${r1(p.sy)}" r="${r}"/>`]);
+        shown.push([p.large ? 1 : 0, `<circle class="cl-ghost-dot${p.large ? "" : " small"}${p.behind ? " behind" : ""}" data-ghost="${g.key}"${act} cx="${r1(p.sx)}" cy="${r1(p.sy)}" r="${r}"/>`]);
         obstacles.push({x0: p.sx - r, x1: p.sx + r, y0: p.sy - r, y1: p.sy + r});
       });
       shown.sort((a, b) => a[0] - b[0]);

@@ -261,8 +261,8 @@
   }
 
   // The table screen's mark: an arrow towards the screen's side and the words, put on the
-  // picture on that side of the tower, as near it as it goes without covering a block, a
-  // figure or a ghost's handle, so it is always in sight and hides nothing.
+  // picture on that side of the tower, as near it as it goes without covering a block or a
+  // figure, so it is always in sight and hides nothing (a tap goes through it).
   const MARK_FONT = 5;
   function screenMark(words, cam, frame, obstacles) {
     const w = MARK_FONT * (1.4 + 0.66 * [...words].length), h = MARK_FONT * 1.5;
@@ -521,6 +521,11 @@
         over.push(pawn(f, at));
       }
     }
+    if (!Number.isFinite(frame.x0)) Object.assign(frame, {x0: -UNIT, x1: UNIT, y0: -UNIT, y1: UNIT});
+    // the mark on a phone's views and a build step's (the screen's large view is its side),
+    // placed before the ghosts' handles so that they are spaced on the whole frame
+    const mark = tower.screen && opts.letters && (svg.dataset.view !== "screen" || opts.upto !== undefined)
+      ? screenMark(tower.screen, cam, frame, obstacles) : "";
     // The other ghosts: each a faint top and a handle that a tap takes (the one nearest the
     // finger), where it shows; hidden here, its handle is kept but not drawn.
     if (!opts.ghost && ghosts.length) {
@@ -545,13 +550,11 @@
         const act = opts.ghostPick ? ` tabindex="0" role="button" aria-label="${esc(label)}"` : "";
         const r = p.large ? big : small;
         shown.push([p.large ? 1 : 0, `<circle class="cl-ghost-dot${p.large ? "" : " small"}${p.behind ? " behind" : ""}" data-ghost="${g.key}"${act} cx="${r1(p.sx)}" cy="${r1(p.sy)}" r="${r}"/>`]);
-        obstacles.push({x0: p.sx - r, x1: p.sx + r, y0: p.sy - r, y1: p.sy + r});
       });
       shown.sort((a, b) => a[0] - b[0]);
       over.push(...hidden, ...shown.map((s) => s[1]));
     }
-    if (!Number.isFinite(frame.x0)) Object.assign(frame, {x0: -UNIT, x1: UNIT, y0: -UNIT, y1: UNIT});
-    if (tower.screen && opts.letters) over.push(screenMark(tower.screen, cam, frame, obstacles));
+    over.push(mark);
     const under = `<polygon class="cl-table" points="${pts(cam, [[x0, y0, 0], [x1, y0, 0], [x1, y1, 0], [x0, y1, 0]])}"/>`;
     if (mem.underHtml !== under) { mem.under.innerHTML = under; mem.underHtml = under; }
     const overHtml = over.join("");

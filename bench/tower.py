@@ -8,9 +8,10 @@ Chromium. What is measured is what a person sees, in the page itself:
 
 - the phone taps blocks (``--picks`` of them, one after the other): from the answer
   arriving (``htmx:before:swap``) to the frame that shows the block's ghost places;
-- the game goes on ``--moves`` moves (played on the server, as another player would): for
-  each push, from its message arriving on the websocket to the first frame shown after the
-  view was drawn again, for the screen's large view, its last small view, and the phone.
+- the player moves a block ``--moves`` times (on the server, as from another phone), each
+  taken back by the host: for each push (a block moved, a block put back), from its
+  message arriving on the websocket to the first frame shown after the view was drawn
+  again, for the screen's large view, its last small view, and the phone.
 
 A view is "drawn" when its SVG changes (a MutationObserver); a frame is "shown" once its
 rendering is done (a message posted from ``requestAnimationFrame`` runs after it). Each
@@ -128,7 +129,7 @@ def reset(page: Page) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--moves", type=int, default=40)
+    parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--picks", type=int, default=12)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -160,6 +161,18 @@ def main() -> None:
                 yield_to_pages()
 
         pages: list[Page] = []
+
+        def moved(count: int) -> None:
+            """``count`` block moves by the seat to move, each taken back by the host: a
+            push that moves a block, then one that puts it back."""
+            seat = table.state["turn"]
+            blocks = [m for m in table.moves_for(seat) if m["type"] == "block"]
+            for number in range(count):
+                move = blocks[(number * 37) % len(blocks)]
+                tables.submit(table, seat, move, table.seq, f"bench-{number}")
+                yield_to_pages()
+                tables.rewind(table, table.steps[-1].entry.seq, table.seq_for(None))
+                yield_to_pages()
 
         def yield_to_pages() -> None:
             for page in pages:
@@ -201,7 +214,7 @@ def main() -> None:
             pages.extend([screen, phone])
             for page in pages:
                 reset(page)
-            play(args.moves, "bench")
+            moved(args.moves)
             seen = screen.evaluate("window.__tower")
             measure(seen, seen["pushes"], ["cl-v-main", "cl-v-1", "cl-v-2", "cl-v-3"],
                     results, "screen, a push:")

@@ -22,6 +22,7 @@ no frame is late. Printed: median, p90 and worst, in milliseconds.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import shutil
 import statistics
@@ -68,7 +69,10 @@ WATCH = """(() => {
     {childList: true, subtree: true, attributes: true, attributeFilter: ["viewBox"]}));
   const frame = (start) => {
     const done = new MessageChannel();
-    done.port1.onmessage = () => { seen.frames.push([start, performance.now()]); requestAnimationFrame(frame); };
+    done.port1.onmessage = () => {
+      seen.frames.push([start, performance.now()]);
+      requestAnimationFrame(frame);
+    };
     done.port2.postMessage(0);
   };
   requestAnimationFrame(frame);
@@ -97,8 +101,8 @@ def measure(seen: dict[str, Any], starts: list[float], views: list[str],
     """For each start (a push, an answer): the time to the frame showing each of ``views``
     drawn again, and the frames' times while it was drawn."""
     frames = seen["frames"]
-    ends = starts[1:] + [float("inf")]
-    for start, end in zip(starts, ends):
+    ends = [*starts[1:], float("inf")]
+    for start, end in zip(starts, ends, strict=True):
         drawn = [(t, view) for t, view in seen["drawn"] if start <= t < end and view in views]
         if not drawn:
             continue
@@ -119,7 +123,7 @@ def measure(seen: dict[str, Any], starts: list[float], views: list[str],
             continue
         shown = [frames[first[1] - 1][1] if first[1] else start] + \
             [frames[i][1] for i in range(first[1], last_frame + 1)]
-        out.setdefault(f"{label} frames", []).extend(b - a for a, b in zip(shown, shown[1:]))
+        out.setdefault(f"{label} frames", []).extend(b - a for a, b in itertools.pairwise(shown))
 
 
 def reset(page: Page) -> None:

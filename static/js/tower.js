@@ -282,9 +282,9 @@
     const r = box(t);
     grow(frame, r);
     const ax = r.x0 + MARK_FONT * 0.6, ay = (r.y0 + r.y1) / 2;
-    const s = MARK_FONT * 0.5;  // the arrow: a triangle pointing towards the screen
-    const tip = [ax + ux * s, ay + uy * s], left = [ax - ux * s * 0.7 - uy * s * 0.8, ay - uy * s * 0.7 + ux * s * 0.8],
-          right = [ax - ux * s * 0.7 + uy * s * 0.8, ay - uy * s * 0.7 - ux * s * 0.8];
+    const s = MARK_FONT * 0.6;  // the arrow: a narrow triangle pointing towards the screen
+    const tip = [ax + ux * s, ay + uy * s], left = [ax - ux * s * 0.8 - uy * s * 0.55, ay - uy * s * 0.8 + ux * s * 0.55],
+          right = [ax - ux * s * 0.8 + uy * s * 0.55, ay - uy * s * 0.8 - ux * s * 0.55];
     return `<g class="cl-side"><path d="M${[tip, left, right].map((p) => p.map(r1).join(" ")).join("L")}z"/>` +
       `<text x="${r1(r.x0 + MARK_FONT * 1.4)}" y="${r1(ay)}">${esc(words)}</text></g>`;
   }

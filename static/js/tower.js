@@ -73,7 +73,7 @@
     // toward the viewer across the table (dx, dy), and the picture's right (rx, ry)
     const dx = sin, dy = cos, rx = -cos, ry = sin;
     return {
-      dx, dy, dz: se,
+      dx, dy,
       // the way to the viewer, in the tower's space (what lies along it hides a point)
       toward: [dx * ce, dy * ce, se],
       // the picture's way to the table screen's side (north)
@@ -363,7 +363,7 @@
     const order = ghosts.map((g, i) => [near(g), i]).sort((a, b) => a[0] - b[0]).map(([, i]) => i);
     // where a ghost shows, and its top's middle (for a place a block hides: its handle
     // is drawn over that block, hollow)
-    const seenAt = ghosts.map((g) => handlePoints(g, cam, blocks).map((p) => [...cam.point(...p), cam.depth(...p)]));
+    const seenAt = ghosts.map((g) => handlePoints(g, cam, blocks).map((p) => cam.point(...p)));
     const topAt = ghosts.map((g) => cam.point(g.x + g.w / 2, g.y + g.d / 2, g.z + g.h));
     const grid = new Map();
     const cellSize = APART_PX / scale;
@@ -651,16 +651,20 @@
     drawn.set(svg, key);
   }
 
-  function redraw(force) {
+  // ``later``: even the large views wait for the frame after the one that shows what the
+  // push swapped in (a push's own swap is a frame's worth of work already).
+  function redraw(force, later) {
     const data = document.getElementById("cl-td");
     if (!data) return;
     const said = signature(data);
     let tower = null;
+    let first = 0;
     for (const svg of document.querySelectorAll("svg.cl-3d")) {
       const [key, angle] = viewKey(svg, said);
       if (!force && drawn.get(svg) === key && svg.firstChild) continue;
-      if (!force && svg.dataset.later !== undefined) {
-        if (!queued.includes(svg)) queued.push(svg);
+      const small = svg.dataset.later !== undefined;
+      if (!force && (small || (later && svg.firstChild))) {
+        if (!queued.includes(svg)) queued.splice(small ? queued.length : first++, 0, svg);
         continue;
       }
       tower = tower || read(data);
@@ -720,7 +724,7 @@
   }, true);
 
   function refresh() {
-    redraw(false);
+    redraw(false, true);
   }
 
   // A tap on the phone's tower answers the question asked: a lit block, a lit top, a ghost.
@@ -788,8 +792,7 @@
     el.dispatchEvent(new MouseEvent("click", {bubbles: true}));
   });
 
-  window.clTower = {redraw, read, draw, camera};
-  document.addEventListener("DOMContentLoaded", refresh);
+  document.addEventListener("DOMContentLoaded", () => redraw(false));
   document.addEventListener("htmx:after:swap", refresh);
   document.addEventListener("htmx:ws:after:message:incoming", refresh);
   document.addEventListener("htmx:finally:request", () => setTimeout(refresh, 0));

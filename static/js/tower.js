@@ -427,7 +427,8 @@
     return opts;
   }
 
-  // What each view was drawn from last; the views waiting for a frame of their own.
+  // What each view was drawn from last; the table screen's small views, waiting for the
+  // frames after the one that shows the large view, one a frame.
   const drawn = new WeakMap();
   const sizes = new WeakMap();
   const watching = new WeakSet();
@@ -469,19 +470,16 @@
     drawn.set(svg, key);
   }
 
-  // ``later`` (a push): the views wait for the frame after the one showing the swap.
-  function redraw(force, later) {
+  function redraw(force) {
     const data = document.getElementById("cl-td");
     if (!data) return;
     const said = signature(data);
     let tower = null;
-    let first = 0;
     for (const svg of document.querySelectorAll("svg.cl-3d")) {
       const [key, angle] = viewKey(svg, said);
       if (!force && drawn.get(svg) === key && svg.firstChild) continue;
-      const small = svg.dataset.later !== undefined;
-      if (!force && (small || (later && svg.firstChild))) {
-        if (!queued.includes(svg)) queued.splice(small ? queued.length : first++, 0, svg);
+      if (!force && svg.dataset.later !== undefined) {
+        if (!queued.includes(svg)) queued.push(svg);
         continue;
       }
       tower = tower || read(data);
@@ -542,7 +540,7 @@
   }, true);
 
   function refresh() {
-    redraw(false, true);
+    redraw(false);
   }
 
   // A tap on the phone's tower answers the question asked: a lit block, a lit top, a ghost.
@@ -610,7 +608,7 @@
     el.dispatchEvent(new MouseEvent("click", {bubbles: true}));
   });
 
-  document.addEventListener("DOMContentLoaded", () => redraw(false));
+  document.addEventListener("DOMContentLoaded", refresh);
   document.addEventListener("htmx:after:swap", refresh);
   document.addEventListener("htmx:ws:after:message:incoming", refresh);
   document.addEventListener("htmx:finally:request", () => setTimeout(refresh, 0));

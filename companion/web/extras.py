@@ -4,13 +4,16 @@ buttons, so no page or push carries every step at once.
 
 The table screen fetches them from its own side of the table; a seated phone fetches them
 as its player sits (a page of its own, ``/t/<code>/play/extra/<name>``, or the piece alone
-when htmx asks), so any player can read the instructions out from their chair."""
+when htmx asks), so any player can read the instructions out from their chair. A step a
+phone pages to with its Back and Next is shown on the table screen too, from the screen's
+side: the phone leads, the screen follows."""
 
 from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from companion.i18n import drawing_in
 from companion.tables import Table
 from companion.web.phone import seat_or_none
 from companion.web.render import screen_context, viewer_context
@@ -47,5 +50,23 @@ def phone_show(code: str, name: str) -> Response | str:
     context = viewer_context(table, seat)
     piece = f"games/{game_id}/{name}.html"
     if request.headers.get("HX-Request"):
+        if "step" in request.args:
+            _followed_on_screens(table, piece)
         return render_template(piece, **context)
     return render_template("phone/extra.html", piece=piece, **context)
+
+
+def _followed_on_screens(table: Table, piece: str) -> None:
+    """The step a phone pages to (``?step=``), sent to every table screen of ``table`` in
+    its language and from its side, swapped in by the piece's id (its template marks its
+    root ``hx-swap-oob`` when ``swap_oob``)."""
+    drawn: dict[str, str] = {}
+    for conn in services().hub.connections(table.code):
+        if conn.seat is not None:
+            continue
+        if conn.lang not in drawn:
+            with drawing_in(conn.lang):
+                drawn[conn.lang] = render_template(piece, swap_oob=True,
+                                                   **screen_context(table, False))
+        with conn.send_lock:
+            conn.send(drawn[conn.lang])

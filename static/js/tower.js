@@ -42,7 +42,7 @@
       if (d.b) {
         const p = d.b.split(" ");
         const n = p.slice(2, 8).map(Number);
-        blocks.push({id: p[0], kind: p[1], x: n[0], y: n[1], z: n[2], w: n[3], d: n[4], h: n[5],
+        blocks.push({id: p[0], rec: d.b, kind: p[1], x: n[0], y: n[1], z: n[2], w: n[3], d: n[4], h: n[5],
                      top: p[8], bottom: p[9], east: p[10], west: p[11], north: p[12],
                      south: p[13], stone: p[14] === "-" ? null : p[14], moved: p[15] === "1"});
       } else if (d.f) {
@@ -72,20 +72,13 @@
     const ce = Math.cos(ELEVATION);
     // toward the viewer across the table (dx, dy), and the picture's right (rx, ry)
     const dx = sin, dy = cos, rx = -cos, ry = sin;
-    // the frame: every point projected while ``track`` is on (the tower and its figures)
-    const frame = {track: false, x0: Infinity, x1: -Infinity, y0: Infinity, y1: -Infinity};
     return {
-      dx, dy, dz: se, frame,
-      point: (x, y, z) => {
-        const sx = UNIT * (x * rx + y * ry), sy = UNIT * ((x * dx + y * dy) * se - z * ce);
-        if (frame.track) {
-          if (sx < frame.x0) frame.x0 = sx;
-          if (sx > frame.x1) frame.x1 = sx;
-          if (sy < frame.y0) frame.y0 = sy;
-          if (sy > frame.y1) frame.y1 = sy;
-        }
-        return [sx, sy];
-      },
+      dx, dy,
+      // the way to the viewer, in the tower's space (what lies along it hides a point)
+      toward: [dx * ce, dy * ce, se],
+      // the picture's way to the table screen's side (north)
+      north: [UNIT * ry, UNIT * dy * se],
+      point: (x, y, z) => [UNIT * (x * rx + y * ry), UNIT * ((x * dx + y * dy) * se - z * ce)],
       depth: (x, y, z) => (x * dx + y * dy) * ce + z * se,
     };
   }
@@ -102,26 +95,37 @@
     return 0;
   }
 
+  // The rectangle a box covers on the picture.
   function outline(box, cam) {
-    const xs = [box.x, box.x + box.w], ys = [box.y, box.y + box.d], zs = [box.z, box.z + box.h];
     let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
-    for (const x of xs) for (const y of ys) for (const z of zs) {
-      const [sx, sy] = cam.point(x, y, z);
-      x0 = Math.min(x0, sx); x1 = Math.max(x1, sx); y0 = Math.min(y0, sy); y1 = Math.max(y1, sy);
+    for (const x of [box.x, box.x + box.w]) for (const y of [box.y, box.y + box.d]) {
+      for (const z of [box.z, box.z + box.h]) {
+        const [sx, sy] = cam.point(x, y, z);
+        if (sx < x0) x0 = sx;
+        if (sx > x1) x1 = sx;
+        if (sy < y0) y0 = sy;
+        if (sy > y1) y1 = sy;
+      }
     }
     return {x0, x1, y0, y1};
   }
 
+  const meets = (a, b) => !(a.x1 <= b.x0 || b.x1 <= a.x0 || a.y1 <= b.y0 || b.y1 <= a.y0);
+  function grow(frame, r) {
+    if (r.x0 < frame.x0) frame.x0 = r.x0;
+    if (r.x1 > frame.x1) frame.x1 = r.x1;
+    if (r.y0 < frame.y0) frame.y0 = r.y0;
+    if (r.y1 > frame.y1) frame.y1 = r.y1;
+  }
+
   // The boxes in the painter's order: each after every box it hides part of.
-  function paintOrder(boxes, cam) {
+  function paintOrder(boxes, rects, cam) {
     const n = boxes.length;
-    const rects = boxes.map((b) => outline(b, cam));
     const after = boxes.map(() => []);
     const count = new Array(n).fill(0);
     for (let i = 0; i < n; i++) {
       for (let j = i + 1; j < n; j++) {
-        const a = rects[i], b = rects[j];
-        if (a.x1 <= b.x0 || b.x1 <= a.x0 || a.y1 <= b.y0 || b.y1 <= a.y0) continue;
+        if (!meets(rects[i], rects[j])) continue;
         const s = behind(boxes[i], boxes[j], cam);
         if (s > 0) { after[i].push(j); count[j]++; }
         else if (s < 0) { after[j].push(i); count[i]++; }
@@ -143,7 +147,7 @@
       const i = ready.pop();
       if (done[i]) continue;
       done[i] = true;
-      out.push(boxes[i]);
+      out.push(i);
       for (const j of after[i]) if (--count[j] === 0 && !done[j]) ready.push(j);
     }
     return out;
@@ -167,18 +171,26 @@
   function centre(cam, corners) {
     let sx = 0, sy = 0;
     for (const [x, y, z] of corners) { const p = cam.point(x, y, z); sx += p[0]; sy += p[1]; }
-    return [r1(sx / corners.length), r1(sy / corners.length)];
+    return [sx / corners.length, sy / corners.length];
   }
 
-  function blockSvg(b, cam, tower, opts) {
-    const classes = ["cl-b"];
-    if (opts.lit && opts.lit.has(b.id)) classes.push("lit");
-    if (b.id === opts.mark || (opts.mark === undefined && b.moved)) classes.push("marked");
-    if (b.id === opts.chosen) classes.push("chosen");
+  function blockName(id, opts) {
+    return (opts.names && opts.names[id]) || (opts.stones && opts.stones.has(id) && opts.stoneNames[id]) || "";
+  }
+
+  function blockClasses(b, opts) {
+    let classes = "cl-b";
+    if (opts.lit && opts.lit.has(b.id)) classes += " lit";
+    if (b.id === opts.mark || (opts.mark === undefined && b.moved)) classes += " marked";
+    if (b.id === opts.chosen) classes += " chosen";
+    if (opts.stones && opts.stones.has(b.id)) classes += " stone-spot";
+    return classes;
+  }
+
+  function blockSvg(b, cam, tower, opts, classes) {
     const stoneSpot = opts.stones && opts.stones.has(b.id);
-    if (stoneSpot) classes.push("stone-spot");
-    const name = (opts.names && opts.names[b.id]) || (stoneSpot && opts.stoneNames[b.id]);
-    let g = `<g class="${classes.join(" ")}" data-block="${b.id}"` +
+    const name = blockName(b.id, opts);
+    let g = `<g class="${classes}" data-block="${b.id}"` +
       (name ? ` tabindex="0" role="button" aria-label="${esc(name)}">` : ">");
     for (const [face, corners, light] of faces(b, cam)) {
       const colour = b[face];
@@ -186,7 +198,7 @@
       if (opts.letters) {
         const [cx, cy] = centre(cam, corners);
         const ink = DARK.has(colour) ? "#fff" : "#111";
-        g += `<text x="${cx}" y="${cy}" fill="${ink}" class="cl-ltr" data-colour="${colour}">${esc(tower.letters[colour] || "")}</text>`;
+        g += `<text x="${r1(cx)}" y="${r1(cy)}" fill="${ink}" class="cl-ltr" data-colour="${colour}">${esc(tower.letters[colour] || "")}</text>`;
       }
     }
     if (stoneSpot) {  // where the blocking stone may go: the stone, faint, on the block
@@ -201,27 +213,31 @@
     return g + "</g>";
   }
 
-  function pawn(f, cam, at) {
+  const PAWN_H = UNIT * 2.6, PAWN_W = UNIT * 0.55, HEAD = UNIT * 0.62;
+  // The rectangle a pawn standing at (sx, sy) on the picture covers, its outline included.
+  const pawnBox = ([sx, sy]) => ({x0: sx - PAWN_W - 1.5, x1: sx + PAWN_W + 1.5,
+                                  y0: sy - PAWN_H * 0.85 - HEAD - 1.5, y1: sy + 1.5});
+
+  function pawn(f, at) {
     const [sx, sy] = at;
-    const h = UNIT * 2.6;
-    const w = UNIT * 0.55;
+    const h = PAWN_H, w = PAWN_W;
     const ink = DARK.has(f.colour) ? "#fff" : "#111";
-    if (cam.frame.track) cam.frame.y0 = Math.min(cam.frame.y0, sy - h * 0.85 - UNIT * 0.7);
     const body = `M${r1(sx - w)} ${r1(sy)}q0 ${r1(-h * 0.55)} ${r1(w * 0.45)} ${r1(-h * 0.7)}h${r1(w * 1.1)}q${r1(w * 0.45)} ${r1(h * 0.15)} ${r1(w * 0.45)} ${r1(h * 0.7)}z`;
     return `<g class="cl-pawn" data-seat="${f.seat}"><title>${esc(f.name)}</title>` +
       `<path d="${body}" fill="${FILL[f.colour]}" stroke="#fff" stroke-width="3" paint-order="stroke"/>` +
       `<path d="${body}" fill="${FILL[f.colour]}" stroke="#111" stroke-width="1"/>` +
-      `<circle cx="${r1(sx)}" cy="${r1(sy - h * 0.85)}" r="${r1(UNIT * 0.62)}" fill="${FILL[f.colour]}" stroke="#111" stroke-width="1"/>` +
+      `<circle cx="${r1(sx)}" cy="${r1(sy - h * 0.85)}" r="${r1(HEAD)}" fill="${FILL[f.colour]}" stroke="#111" stroke-width="1"/>` +
       `<text x="${r1(sx)}" y="${r1(sy - h * 0.85)}" fill="${ink}" class="cl-pawn-ltr">${esc(f.letter)}</text></g>`;
   }
 
-  function ladderSvg(l, cam, tower) {
+  function ladderSvg(l, cam, frame) {
     if (!l.top) return "";
     const top = [l.top.x + 0.5, l.top.y + 0.5, l.top.z];
     const foot = l.foot ? [l.foot.x + 0.5, l.foot.y + 0.5, l.foot.z]
       : [top[0] + cam.dx * 1.5, top[1] + cam.dy * 1.5, 0];
     const [ax, ay] = cam.point(...foot);
     const [bx, by] = cam.point(...top);
+    grow(frame, {x0: Math.min(ax, bx), x1: Math.max(ax, bx), y0: Math.min(ay, by), y1: Math.max(ay, by)});
     const len = Math.hypot(bx - ax, by - ay) || 1;
     const px = ((by - ay) / len) * 3, py = (-(bx - ax) / len) * 3;
     let d = `M${r1(ax + px)} ${r1(ay + py)}L${r1(bx + px)} ${r1(by + py)}M${r1(ax - px)} ${r1(ay - py)}L${r1(bx - px)} ${r1(by - py)}`;
@@ -257,95 +273,144 @@
       `<text class="cl-way-mark" x="${r1(bx)}" y="${r1(by - 3)}">${esc(ladderMark(way.ladders, opts))}</text></g>`;
   }
 
+  // A view's three layers and what each holds: a redraw writes only what changed.
+  const memory = new WeakMap();
+  function layers(svg) {
+    let mem = memory.get(svg);
+    if (!mem || mem.things.parentNode !== svg) {
+      svg.innerHTML = '<g class="cl-under"></g><g class="cl-things"></g><g class="cl-over"></g>';
+      const [under, things, over] = svg.children;
+      mem = {under, things, over, underHtml: null, overHtml: null, viewBox: null,
+             nodes: new Map(), geometry: null, order: null};
+      memory.set(svg, mem);
+    }
+    return mem;
+  }
+  const scratch = document.createElementNS(NS, "svg");
+
   // The tower drawn into ``svg`` from ``angle``. opts: upto (the first blocks of the build
   // order only), mark (the block outlined), letters, lit (block ids), reach (squares lit
   // for a walk), ghosts (places a block may go), chosen.
   function draw(svg, tower, angle, opts) {
     const cam = camera(angle);
+    const mem = layers(svg);
     let blocks = tower.blocks;
     if (opts.upto !== undefined && tower.order) {
       const shown = new Set(tower.order.slice(0, opts.upto));
       blocks = blocks.filter((b) => shown.has(b.id));
     }
+    const chosenBlock = opts.chosenGhost ? blocks.find((b) => b.id === opts.chosen) : null;
     if (opts.chosenGhost) blocks = blocks.filter((b) => b.id !== opts.chosen);
+    const ghosts = opts.ghosts || [];
     let x0 = 0, x1 = 4, y0 = 0, y1 = 2;
-    for (const b of tower.blocks.concat(opts.ghosts || [])) {
+    for (const b of tower.blocks.concat(ghosts)) {
       x0 = Math.min(x0, b.x); y0 = Math.min(y0, b.y);
       x1 = Math.max(x1, b.x + b.w); y1 = Math.max(y1, b.y + b.d);
     }
     x0 -= 1.5; y0 -= 1.5; x1 += 1.5; y1 += 1.5;
-    const parts = [];
-    parts.push(`<polygon class="cl-table" points="${pts(cam, [[x0, y0, 0], [x1, y0, 0], [x1, y1, 0], [x0, y1, 0]])}"/>`);
-    // A build step is framed to the whole tower and the table screen's mark, so each step
-    // is drawn at the same size and the side to face the screen shows.
-    cam.frame.track = opts.upto !== undefined;
-    if (tower.screen && opts.letters) {
-      const [sx, sy] = cam.point((x0 + x1) / 2, y1 - 0.8, 0);
-      parts.push(`<text class="cl-side" x="${r1(sx)}" y="${r1(sy)}">▲ ${esc(tower.screen)}</text>`);
+
+    // the painter's order (the chosen ghost drawn as a block), kept while nothing moves
+    const boxes = blocks.slice();
+    for (const g of ghosts) if (g.key === opts.ghost) boxes.push(Object.assign({kind: "ghost", id: `ghost ${g.key}`}, g));
+    const geometry = `${angle}|` + boxes.map((b) => `${b.id} ${b.x} ${b.y} ${b.z} ${b.w} ${b.d} ${b.h}`).join(";");
+    if (mem.geometry !== geometry) {
+      const rects = boxes.map((b) => outline(b, cam));
+      mem.order = paintOrder(boxes, rects, cam).map((i) => [boxes[i].id, rects[i]]);
+      mem.geometry = geometry;
     }
-    if (cam.frame.track) for (const b of tower.blocks) outline(b, cam);
-    parts.push('<g class="cl-things">');
-    cam.frame.track = true;
-    const boxes = blocks.map((b) => Object.assign({kind: "block"}, b));
-    // The ghost chosen is drawn in place as a block; the others as their tops, faint, each
-    // with a handle at its centre that a tap takes (the one nearest the finger).
-    const ghosts = opts.ghosts || [];
-    for (const g of ghosts) if (g.key === opts.ghost) boxes.push(Object.assign({kind: "ghost"}, g));
-    for (const box of paintOrder(boxes, cam)) {
-      if (box.kind === "ghost") {
-        parts.push(`<g class="cl-ghost chosen" data-ghost="${box.key}">` +
-          faces(box, cam).map(([, c]) => `<polygon points="${pts(cam, c)}"/>`).join("") + "</g>");
-      } else {
-        parts.push(blockSvg(box, cam, tower, opts));
-      }
+    const byId = new Map(boxes.map((b) => [b.id, b]));
+    const frame = {x0: Infinity, x1: -Infinity, y0: Infinity, y1: -Infinity};
+    const obstacles = [];
+    const nodes = [], fresh = [];
+    for (const [id, rect] of mem.order) {
+      const box = byId.get(id);
+      obstacles.push(rect);
+      grow(frame, rect);
+      const classes = box.kind === "ghost" ? "" : blockClasses(box, opts);
+      const sign = box.kind === "ghost" ? geometry : `${angle}|${box.rec}|${classes}|${opts.letters ? 1 : 0}|${blockName(id, opts)}|${opts.stoneColour || ""}`;
+      const known = mem.nodes.get(id);
+      if (known && known.sign === sign) { nodes.push(known.node); continue; }
+      const html = box.kind === "ghost"
+        ? `<g class="cl-ghost chosen" data-ghost="${box.key}">` + faces(box, cam).map(([, c]) => `<polygon points="${pts(cam, c)}"/>`).join("") + "</g>"
+        : blockSvg(box, cam, tower, opts, classes);
+      fresh.push([id, sign, nodes.length, html]);
+      nodes.push(null);
     }
-    const handles = [];
-    if (!opts.ghost) {
-      ghosts.forEach((g, i) => {
-        const z = g.z + g.h;
-        parts.push(`<polygon class="cl-ghost-top" points="${pts(cam, [[g.x, g.y, z], [g.x + g.w, g.y, z], [g.x + g.w, g.y + g.d, z], [g.x, g.y + g.d, z]])}"/>`);
-        const [cx, cy] = cam.point(g.x + g.w / 2, g.y + g.d / 2, z);
-        const label = (opts.ghostLabel || "").replace("{n}", i + 1).replace("{total}", ghosts.length);
-        const act = opts.ghostPick ? ` tabindex="0" role="button" aria-label="${esc(label)}"` : "";
-        handles.push({depth: cam.depth(g.x + g.w / 2, g.y + g.d / 2, z),
-                      svg: `<circle class="cl-ghost-dot" data-ghost="${g.key}"${act} cx="${r1(cx)}" cy="${r1(cy)}" r="2.4"/>`});
+    if (fresh.length) {
+      scratch.innerHTML = fresh.map((f) => f[3]).join("");
+      const made = [...scratch.children];
+      fresh.forEach(([id, sign, at], i) => {
+        nodes[at] = made[i];
+        mem.nodes.set(id, {sign, node: made[i]});
       });
-      handles.sort((a, b) => a.depth - b.depth);
     }
+    for (const id of [...mem.nodes.keys()]) if (!byId.has(id)) mem.nodes.delete(id);
+    if (window.clTowerMore) window.clTowerMore.arrange(mem.things, nodes);
+    else mem.things.replaceChildren(...nodes);
+
+    // A build step is framed to the whole tower, so each step is drawn at the same size.
+    if (opts.upto !== undefined) for (const b of tower.blocks) grow(frame, outline(b, cam));
+    for (const g of ghosts) {
+      const z = g.z + g.h;
+      grow(frame, outline({x: g.x, y: g.y, z, w: g.w, d: g.d, h: 0}, cam));
+    }
+    const over = [];
     for (const sq of opts.reach || []) {
       const corners = [[sq.x + 0.1, sq.y + 0.1, sq.z], [sq.x + 0.9, sq.y + 0.1, sq.z], [sq.x + 0.9, sq.y + 0.9, sq.z], [sq.x + 0.1, sq.y + 0.9, sq.z]];
       const act = opts.reachPick ? ` tabindex="0" role="button" aria-label="${esc(sq.name || "")}"` : "";
-      parts.push(`<polygon class="cl-reach${sq.key === opts.chosenSquare ? " chosen" : ""}" data-square="${sq.key}" data-ladders="${esc(sq.ladders)}"${act} points="${pts(cam, corners)}"/>`);
+      over.push(`<polygon class="cl-reach${sq.key === opts.chosenSquare ? " chosen" : ""}" data-square="${sq.key}" data-ladders="${esc(sq.ladders)}"${act} points="${pts(cam, corners)}"/>`);
       if (sq.ladders) {  // the walk a tap makes climbs with a ladder: its letter on the top
         const [cx, cy] = cam.point(sq.x + 0.5, sq.y + 0.5, sq.z);
-        parts.push(`<text class="cl-reach-mark" x="${r1(cx)}" y="${r1(cy)}">${esc(ladderMark(sq.ladders, opts))}</text>`);
+        over.push(`<text class="cl-reach-mark" x="${r1(cx)}" y="${r1(cy)}">${esc(ladderMark(sq.ladders, opts))}</text>`);
       }
     }
     // A dearer way to a lit top that never goes lower than the turn began, where the
     // cheapest does: a ladder standing on that top, a target of its own.
-    for (const way of opts.ways || []) parts.push(waySvg(way, cam, opts));
-    for (const l of tower.ladders) if (opts.upto === undefined) parts.push(ladderSvg(l, cam, tower));
+    for (const way of opts.ways || []) over.push(waySvg(way, cam, opts));
     if (opts.upto === undefined) {
+      for (const l of tower.ladders) over.push(ladderSvg(l, cam, frame));
       const onTable = tower.figures.filter((f) => f.x === null);
+      const figures = [];
       onTable.forEach((f, i) => {
         const t = (i + 1) / (onTable.length + 1);
         const along = [x0 + (x1 - x0) * t, y0 + (y1 - y0) * t];
         // in front of the tower, as this viewer sees it
         const x = Math.abs(cam.dx) > 0.7 ? (cam.dx > 0 ? x1 - 0.7 : x0 + 0.7) : along[0];
         const y = Math.abs(cam.dx) > 0.7 ? along[1] : (cam.dy > 0 ? y1 - 0.7 : y0 + 0.7);
-        parts.push(pawn(f, cam, cam.point(x, y, 0)));
+        figures.push([f, cam.point(x, y, 0)]);
       });
       const standing = tower.figures.filter((f) => f.x !== null);
       standing.sort((a, b) => cam.depth(a.x, a.y, a.z) - cam.depth(b.x, b.y, b.z));
-      for (const f of standing) parts.push(pawn(f, cam, cam.point(f.x + 0.5, f.y + 0.5, f.z)));
+      for (const f of standing) figures.push([f, cam.point(f.x + 0.5, f.y + 0.5, f.z)]);
+      for (const [f, at] of figures) {
+        const r = pawnBox(at);
+        grow(frame, r);
+        obstacles.push(r);
+        over.push(pawn(f, at));
+      }
     }
-    for (const h of handles) parts.push(h.svg);
-    parts.push("</g>");
-    svg.innerHTML = parts.join("");
+    if (!Number.isFinite(frame.x0)) Object.assign(frame, {x0: -UNIT, x1: UNIT, y0: -UNIT, y1: UNIT});
+    // the mark, on a phone's views and build steps, before the handles (they use its frame)
+    const mark = window.clTowerMore && tower.screen && opts.letters && (svg.dataset.view !== "screen" || opts.upto !== undefined)
+      ? window.clTowerMore.mark(tower.screen, cam, frame, obstacles, {meets, grow, esc, r1}) : "";
+    // the other ghosts' handles (tower-more.js lays them out), where a tap takes them
+    if (!opts.ghost && ghosts.length && window.clTowerMore) {
+      const size = sizes.get(svg) || svg.getBoundingClientRect();
+      const m = UNIT * 0.8;
+      const scale = Math.min(size.width / (frame.x1 - frame.x0 + 2 * m), size.height / (frame.y1 - frame.y0 + 2 * m)) || 1;
+      over.push(window.clTowerMore.ghosts({ghosts, angle, blocks, chosen: chosenBlock, scale, opts,
+                                 key: `${opts.ghostsSaid}|${geometry.slice(geometry.indexOf("|"))}`},
+                                {camera, pts, esc, r1}));
+    }
+    over.push(mark);
+    const under = `<polygon class="cl-table" points="${pts(cam, [[x0, y0, 0], [x1, y0, 0], [x1, y1, 0], [x0, y1, 0]])}"/>`;
+    if (mem.underHtml !== under) { mem.under.innerHTML = under; mem.underHtml = under; }
+    const overHtml = over.join("");
+    if (mem.overHtml !== overHtml) { mem.over.innerHTML = overHtml; mem.overHtml = overHtml; }
     // the frame: the tower and its figures (the table may run past it), and a margin
-    const f = cam.frame;
     const m = UNIT * 0.8;
-    svg.setAttribute("viewBox", `${r1(f.x0 - m)} ${r1(f.y0 - m)} ${r1(f.x1 - f.x0 + 2 * m)} ${r1(f.y1 - f.y0 + 2 * m)}`);
+    const viewBox = `${r1(frame.x0 - m)} ${r1(frame.y0 - m)} ${r1(frame.x1 - frame.x0 + 2 * m)} ${r1(frame.y1 - frame.y0 + 2 * m)}`;
+    if (mem.viewBox !== viewBox) { svg.setAttribute("viewBox", viewBox); mem.viewBox = viewBox; }
   }
 
   // --- the views on the page -----------------------------------------------------------
@@ -410,6 +475,7 @@
       opts.stoneColour = d.stoneColour;
     }
     if (d.ghosts) {
+      opts.ghostsSaid = d.ghosts;
       opts.ghosts = d.ghosts.split(" ").map((s) => {
         const [key, x, y, z, w, dd, h] = s.split(":");
         return {key, x: +x, y: +y, z: +z, w: +w, d: +dd, h: +h};
@@ -421,25 +487,81 @@
     return opts;
   }
 
+  // What each view was drawn from last; the table screen's small views, waiting for the
+  // frames after the one that shows the large view, one a frame.
   const drawn = new WeakMap();
+  const sizes = new WeakMap();
+  const watching = new WeakSet();
+  const resized = new ResizeObserver((entries) => {
+    for (const entry of entries) sizes.set(entry.target, entry.contentRect);
+  });
+  const queued = [];
+  let waiting = false;
+
+  // tower-more.js (ghosts' handles, the screen's mark, fewer moves) comes after a drawing.
+  const moreUrl = document.currentScript && document.currentScript.dataset.more;
+  let fetching = false;
+  function loadMore() {
+    if (fetching || !moreUrl) return;
+    fetching = true;
+    const script = document.createElement("script");
+    script.src = moreUrl;
+    script.onload = () => redraw(true);
+    document.head.appendChild(script);
+  }
+
+  function signature(data) {
+    const ask = document.getElementById("cl-ask");
+    const sitting = document.querySelector("[data-sitting]");
+    return data.innerHTML + (ask ? ask.outerHTML : "") + (sitting ? sitting.dataset.sitting : "");
+  }
+
+  function viewKey(svg, said) {
+    const angle = homeAngle(svg) + (turned.get(svg) || 0);
+    return [`${said}|${angle}|${svg.dataset.upto || ""}|${svg.dataset.mark || ""}`, angle];
+  }
+
+  function drawView(svg, data, tower, key, angle) {
+    if (!watching.has(svg)) { watching.add(svg); resized.observe(svg); }
+    const opts = Object.assign({letters: svg.dataset.letters !== "no"}, askFor(svg));
+    if (svg.dataset.upto) opts.upto = Number(svg.dataset.upto);
+    if (svg.dataset.mark) opts.mark = svg.dataset.mark;
+    draw(svg, tower, angle, opts);
+    drawn.set(svg, key);
+  }
+
   function redraw(force) {
     const data = document.getElementById("cl-td");
     if (!data) return;
+    const said = signature(data);
     let tower = null;
-    const ask = document.getElementById("cl-ask");
-    const sitting = document.querySelector("[data-sitting]");
-    const signature = data.innerHTML + (ask ? ask.outerHTML : "") + (sitting ? sitting.dataset.sitting : "");
     for (const svg of document.querySelectorAll("svg.cl-3d")) {
-      const angle = homeAngle(svg) + (turned.get(svg) || 0);
-      const key = `${signature}|${angle}|${svg.dataset.upto || ""}|${svg.dataset.mark || ""}`;
+      const [key, angle] = viewKey(svg, said);
       if (!force && drawn.get(svg) === key && svg.firstChild) continue;
+      if (!force && svg.dataset.later !== undefined) {
+        if (!queued.includes(svg)) queued.push(svg);
+        continue;
+      }
       tower = tower || read(data);
-      const opts = Object.assign({letters: svg.dataset.letters !== "no"}, askFor(svg));
-      if (svg.dataset.upto) opts.upto = Number(svg.dataset.upto);
-      if (svg.dataset.mark) opts.mark = svg.dataset.mark;
-      draw(svg, tower, angle, opts);
-      drawn.set(svg, key);
+      drawView(svg, data, tower, key, angle);
     }
+    if (queued.length && !waiting) nextFrame();
+    if (tower && !window.clTowerMore) loadMore();
+  }
+
+  // One waiting view drawn after the next frame is shown, then the next one after that.
+  function nextFrame() {
+    waiting = true;
+    requestAnimationFrame(() => setTimeout(() => {
+      waiting = false;
+      const svg = queued.shift();
+      const data = document.getElementById("cl-td");
+      if (svg && svg.isConnected && data) {
+        const [key, angle] = viewKey(svg, signature(data));
+        if (drawn.get(svg) !== key || !svg.firstChild) drawView(svg, data, read(data), key, angle);
+      }
+      if (queued.length) nextFrame();
+    }, 0));
   }
 
   // A swipe across a view turns it; a tap is left to the page.
@@ -489,7 +611,7 @@
     if (!svg || !point) return null;
     let best = null;
     let far = 22;
-    for (const dot of svg.querySelectorAll(".cl-ghost-dot")) {
+    for (const dot of svg.querySelectorAll(".cl-ghost-dot:not(.hid)")) {
       const r = dot.getBoundingClientRect();
       const d = Math.hypot(r.left + r.width / 2 - point[0], r.top + r.height / 2 - point[1]);
       if (d < far) { far = d; best = dot; }
@@ -609,7 +731,6 @@
     el.dispatchEvent(new MouseEvent("click", {bubbles: true}));
   });
 
-  window.clTower = {redraw, read, draw, camera};
   document.addEventListener("DOMContentLoaded", refresh);
   document.addEventListener("htmx:after:swap", refresh);
   document.addEventListener("htmx:ws:after:message:incoming", refresh);

@@ -182,3 +182,30 @@ def test_the_picture_draws_each_step_where_its_words_put_it_from_every_side(
             if n < len(blocks):
                 step.locator("[data-go=next]").click()
     assert checked == 4 * (len(blocks) - 1)
+
+
+def test_the_screen_follows_the_step_a_phone_leads_to(browser, live_server):
+    """A phone that leads the build pages with Back and Next: the table screen shows the
+    same step, said and drawn from the screen's own side, and still pages by itself."""
+    _table, screen, phones = start_table(browser, live_server, "climbers", NAMES, SEED)
+    count = screen.locator("#cl-build-step .cl-step-count")
+    expect(count).to_have_text(re.compile(r"Step 1 of"))
+    phone = phones[1]
+    phone.locator("[data-go=lead]").click()
+    expect(phone.locator("#cl-build-step")).to_contain_text("Step 1 of")
+    phone.locator(".cl-sitting button[value=left]").click()
+    expect(phone.locator("#cl-build")).to_contain_text("with the table screen on your left")
+    for n in (2, 3):
+        phone.locator("#cl-build-step [data-go=next]").click()
+        expect(phone.locator(".cl-step-count")).to_have_text(re.compile(f"Step {n} of"))
+        expect(count).to_have_text(re.compile(f"Step {n} of"))
+        expect(screen.locator("#cl-build-step svg.cl-3d g.cl-b")).to_have_count(n)
+    phone.locator("#cl-build-step [data-go=prev]").click()
+    expect(count).to_have_text(re.compile(r"Step 2 of"))
+    # the second foundation: "far side" from the phone's chair, "left side" from the screen's
+    assert "far side" in said(phone)
+    assert "left side" in said(screen) and said(screen) != said(phone)
+    expect(screen.locator("#cl-build-step svg.cl-3d g.cl-b")).to_have_count(2)
+    screen.locator("#cl-build-step [data-go=next]").click()  # the screen pages by itself
+    expect(count).to_have_text(re.compile(r"Step 3 of"))
+    expect(phone.locator(".cl-step-count")).to_have_text(re.compile(r"Step 2 of"))

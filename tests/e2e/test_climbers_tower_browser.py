@@ -1,0 +1,165 @@
+"""The Climbers' 3-D tower in Chromium, checked from what the page draws: a block's ghost
+places on a 360 × 740 phone are each a target of their own, large enough and clear of the
+others, and every one shows from one of the four quarter turns; the table screen's mark
+is in sight on every phone's side and on the screen, and covers no block and no figure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.conftest import ApiTable
+from tests.e2e.phones import seated_page
+
+pytestmark = pytest.mark.e2e
+
+#: The ghosts' handles drawn in the phone's view: key, middle, radius, and whether a tap
+#: at its middle hits it (nothing drawn over it there).
+HANDLES = """() => [...document.querySelectorAll("#cl-v-me .cl-ghost-dot:not(.hid)")].map((h) => {
+  const r = h.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  return {key: h.dataset.ghost, x, y, size: Math.min(r.width, r.height),
+          hit: document.elementFromPoint(x, y) === h,
+          large: !h.classList.contains("small")};
+})"""
+
+#: The boxes (in the page) of the table screen's mark, of every block and of every figure
+#: drawn in the view ``sel``, and of the view itself.
+BOXES = """(sel) => {
+  const view = document.querySelector(sel);
+  const box = (el) => { const r = el.getBoundingClientRect();
+                        return [r.left, r.top, r.right, r.bottom]; };
+  const mark = view.querySelector(".cl-side");
+  return {view: box(view), mark: mark ? box(mark) : null,
+          blocks: [...view.querySelectorAll("g.cl-b")].map(box),
+          figures: [...view.querySelectorAll("g.cl-pawn")].map(box)};
+}"""
+
+
+def built_table(live_server: dict[str, Any]) -> ApiTable:
+    table = ApiTable(live_server["app"].test_client(), game="climbers", players=3,
+                     seed=2).join_all()
+    table.start(first_seat=0)
+    table.finish_building()
+    return table
+
+
+def overlaps(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def tap_where_seen(page: Page, selector: str) -> str:
+    """A tap on a point where a block ``selector`` finds is what the browser hits; returns
+    the block."""
+    found = page.evaluate("""(sel) => {
+      for (const el of document.querySelectorAll(sel)) {
+        const r = el.getBoundingClientRect();
+        for (let i = 1; i < 16; i++) for (let j = 1; j < 16; j++) {
+          const x = r.left + r.width * i / 16, y = r.top + r.height * j / 16;
+          const hit = document.elementFromPoint(x, y);
+          if (hit && el.contains(hit)) return [x, y, el.dataset.block];
+        }
+      }
+      return null;
+    }""", selector)
+    assert found is not None, selector
+    page.mouse.click(found[0], found[1])
+    return found[2]
+
+
+def test_each_ghost_place_is_a_target_of_its_own_and_shows_from_a_quarter_turn(
+        browser: Browser, live_server):
+    table = built_table(live_server)
+    seat, _ = table.seat_to_move()
+    page = seated_page(browser, live_server["base"], table, seat)
+    tower = page.locator("#cl-v-me")
+    tower.scroll_into_view_if_needed()
+    block = tap_where_seen(page, "#cl-v-me g.cl-b.lit")
+    expect(page.locator("#cl-ask")).to_have_attribute("data-chosen", block)
+    expect(tower.locator(".cl-ghost-dot").first).to_be_attached()
+    keys = tower.locator(".cl-ghost-dot").evaluate_all("(els) => els.map((e) => e.dataset.ghost)")
+    assert len(keys) == len(set(keys)) > 20  # each place and way of lying a ghost of its own
+    shown: set[str] = set()
+    for turn in range(4):
+        tower.scroll_into_view_if_needed()
+        handles = page.evaluate(HANDLES)
+        # from one side, all but those without room (a turn shows them)
+        assert 0 < len(handles) <= len(keys)
+        for h in handles:
+            assert h["hit"], (turn, h)
+            assert h["size"] >= (13 if h["large"] else 7), (turn, h)
+        large = [h for h in handles if h["large"]]
+        for i, a in enumerate(handles):
+            for b in handles[i + 1:]:
+                apart = ((a["x"] - b["x"]) ** 2 + (a["y"] - b["y"]) ** 2) ** 0.5
+                # large handles: a finger's width apart; any two: their middles clear
+                assert apart >= (20 if a["large"] and b["large"] else 5), (turn, a, b)
+        assert len(large) >= 10
+        shown |= {h["key"] for h in handles}
+        page.locator("[data-turn-tower='90']").click()
+    assert shown == set(keys)
+    # a tap on the large handle of a place picks that place
+    page.locator("[data-turn-tower='0']").click()
+    target = next(h for h in page.evaluate(HANDLES) if h["large"])
+    page.mouse.click(target["x"], target["y"])
+    expect(page.locator("#cl-ask")).to_have_attribute("data-ghost", target["key"])
+
+
+@pytest.mark.parametrize("side", ["ahead", "left", "behind", "right"])
+def test_the_screens_mark_is_in_sight_and_covers_nothing_on_a_phone(browser, live_server,
+                                                                   side):
+    table = built_table(live_server)
+    for _ in range(4):  # figures up on the tower
+        seat = table.view()["view"]["turn"]
+        moves = table.moves(seat)
+        walk = [m for m in moves if m["type"] == "walk" and m["to"] != "table"]
+        table.post_move(seat, walk[0] if walk else next(
+            m for m in moves if m["type"] in ("pass", "end")))
+    page = seated_page(browser, live_server["base"], table, 1)
+    if side != "ahead":
+        page.locator(f".cl-sitting button[value={side}]").click()
+    expect(page.locator(f"[data-sitting={side}]")).to_have_count(1)
+    for turn in range(2):  # the player's side, then a quarter turn
+        expect(page.locator("#cl-v-me .cl-side")).to_have_count(1)
+        page.locator("#cl-v-me").scroll_into_view_if_needed()
+        boxes = page.evaluate(BOXES, "#cl-v-me")
+        assert boxes["figures"], side
+        assert_mark_clear(boxes, f"{side} {turn}")
+        page.locator("[data-turn-tower='90']").click()
+
+
+def assert_mark_clear(boxes: dict[str, Any], label: str) -> None:
+    mark, view = boxes["mark"], boxes["view"]
+    assert mark is not None, label
+    assert view[0] <= mark[0] and mark[2] <= view[2] and view[1] <= mark[1] \
+        and mark[3] <= view[3], (label, mark, view)
+    assert boxes["blocks"], label
+    for box in boxes["blocks"] + boxes["figures"]:
+        assert not overlaps(mark, box), (label, mark, box)
+
+
+def test_the_screens_mark_is_in_sight_and_covers_nothing_in_the_build_steps(browser,
+                                                                           live_server):
+    """On the table screen the mark is in the build steps' picture (whose words name it),
+    not on the large view during the game: that view is drawn from the screen's side."""
+    table = ApiTable(live_server["app"].test_client(), game="climbers", players=3,
+                     seed=2).join_all()
+    table.start(first_seat=0)
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    screen = context.new_page()
+    screen.goto(f"{live_server['base']}/t/{table.code}/screen")
+    step = "#cl-build-step svg.cl-3d"
+    for size in ({"width": 1920, "height": 1080}, {"width": 1280, "height": 800}):
+        screen.set_viewport_size(size)
+        for _ in range(3):  # three steps: the tower grows, the mark keeps clear of it
+            expect(screen.locator(f"{step} .cl-side")).to_have_count(1)
+            assert_mark_clear(screen.evaluate(BOXES, step), str(size))
+            n = int(screen.locator("#cl-build-step").get_attribute("data-step"))
+            screen.locator("#cl-build-step [data-go=next]").click()
+            expect(screen.locator("#cl-build-step")).to_have_attribute("data-step", str(n + 1))
+    table.finish_building()
+    expect(screen.locator("#cl-v-main g.cl-b").first).to_be_attached()
+    assert screen.locator("#cl-v-main .cl-side").count() == 0
+    context.close()

@@ -80,11 +80,20 @@ def choose(state: dict[str, Any], seat: int, seen: set[str]) -> dict[str, Any]:
 
 
 #: A point where the element ``sel`` is what the browser hits (nothing drawn over it),
-#: in the viewport, or null.
-SEEN_AT = """(sel) => {
-  const el = document.querySelector(sel);
-  if (!el) return null;
-  const r = el.getBoundingClientRect();
+#: in the viewport, or null; asked once the page has stopped moving (a swap may scroll the
+#: control it focuses into sight a frame later), as a finger taps what it sees.
+SEEN_AT = """async (sel) => {
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  let last = null, el = null, r = null;
+  for (let k = 0; k < 30; k++) {
+    await frame();
+    el = document.querySelector(sel);
+    if (!el) return null;
+    r = el.getBoundingClientRect();
+    const now = [r.left, r.top, r.width, r.height, scrollX, scrollY].join();
+    if (now === last) break;
+    last = now;
+  }
   for (let i = 1; i < 16; i++) for (let j = 1; j < 16; j++) {
     const x = r.left + r.width * i / 16, y = r.top + r.height * j / 16;
     if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;

@@ -233,8 +233,9 @@ class Table:
         state = self.state
         if seat is None or self.status != "playing" or state is None:
             return []
-        moves: list[Move] = self._asked(state, "moves", seat,
-                                        lambda: self.game.legal_moves(state, seat))
+        # A game that keeps its answers (The Climbers) lends them without a copy.
+        ask = getattr(self.game, "kept_moves", self.game.legal_moves)
+        moves: list[Move] = self._asked(state, "moves", seat, lambda: ask(state, seat))
         return moves
 
     def view_for(self, seat: int | None) -> Mapping[str, Any] | None:

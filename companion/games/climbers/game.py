@@ -84,10 +84,11 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
         """Every legal move. A block may go to thousands of places, so the last few answers
         are kept, by the state's content: the server asks again for the same position on
         every move submitted and every page drawn."""
-        return [dict(move) for move in self._kept_moves(state, seat)]
+        return [dict(move) for move in self.kept_moves(state, seat)]
 
-    def _kept_moves(self, state: State, seat: int) -> list[Move]:
-        """``legal_moves`` as kept: shared, read and never changed."""
+    def kept_moves(self, state: State, seat: int) -> list[Move]:
+        """``legal_moves`` as kept for the position, without a copy: shared, so read it and
+        never change it (the server's pushes read a block's thousands of places)."""
         if not is_seat(state, seat) or seat != state["turn"]:
             # Not this seat's turn: nothing to look up (False and 0.0 would find seat 0's
             # answers below).
@@ -159,7 +160,7 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
             view["seat"] = seat
             if state["phase"] == "play" and seat == state["turn"] and not state["walked"]:
                 reach: dict[str, list[str]] = {}
-                for move in self._kept_moves(state, seat):
+                for move in self.kept_moves(state, seat):
                     if move["type"] == "walk":
                         reach.setdefault(move["to"], []).append(move["ladders"])
                 view["reach"] = reach

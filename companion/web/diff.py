@@ -24,9 +24,9 @@ _LIST_ID = re.compile(r"[\w-]+")
 _FIRST_TAG = re.compile(r"\s*<([a-zA-Z][\w-]*)([^>]*)>")
 _ID = re.compile(r'\sid="([^"]+)"')
 _SPACES = re.compile(r"\s+")
-#: Whitespace with a line break in it, between two tags or at either end of a text: a
-#: template's indentation and blank lines, which a browser shows as one space.
-_LINE_BREAKS = re.compile(r">\s*\n\s*|\s*\n\s*<")
+#: The spaces a template's line may begin or end with (ASCII only: a French text's narrow
+#: no-break space stays).
+_INDENT = " \t\r"
 #: Items that the HTML parser drops or misreads on their own are sent inside what they need:
 #: (opening, element that holds an item to insert, closing), by the item's tag.
 _SVG = ("<svg>", "g", "</svg>")
@@ -96,11 +96,15 @@ class Part:
 
 
 def compact(html: str) -> str:
-    """``html`` without the indentation and blank lines of its templates: whitespace that
-    holds a line break, between tags or around a text, becomes one line break, which a
-    browser shows as the space it showed before (no region holds preformatted text)."""
-    return _LINE_BREAKS.sub(lambda found: ">\n" if found.group().startswith(">")
-                            else "\n<", html)
+    """``html`` without the indentation and blank lines of its templates: the spaces and
+    line breaks around a line break become that one line break, which a browser shows as
+    the space it showed before (no region holds preformatted text, and no attribute value
+    runs over lines). Done with string methods: a regular expression took a millisecond
+    for every few kilobytes."""
+    if "\n" not in html:
+        return html
+    return "\n".join(line for line in (line.strip(_INDENT) for line in html.split("\n"))
+                     if line)
 
 
 def _marked_items(marked: str) -> Iterator[tuple[int, str, str, int]]:

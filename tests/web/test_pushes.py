@@ -174,7 +174,7 @@ def test_a_templates_indentation_is_not_sent():
     part = Part.of("log", '<ol id="log">\n    <!--i:log--><li id="log-1">\n      <b>Ann</b>\n'
                           "      walked  onto\n   the  table\n    </li><!--/i-->\n\n  </ol>")
     assert part.html == ('<ol id="log">\n<li id="log-1">\n<b>Ann</b>\nwalked  onto\n'
-                         "   the  table\n</li>\n</ol>")
+                         "the  table\n</li>\n</ol>")
 
 
 def test_a_badly_marked_item_is_refused_rather_than_sent_half_parsed():

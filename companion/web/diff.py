@@ -210,7 +210,11 @@ def _root_change(before: str | None, now: str) -> str | None:
         return None
     tag = _FIRST_TAG.match(now)
     assert tag is not None
-    return f"{_with_oob(_OOB.sub('', now), 'outerAttributes')}</{tag.group(1)}>"
+    # The swap takes the place of the region's own, where the template wrote it: the
+    # opening tag still begins as the region's does (``<section id="status"``).
+    opening = _OOB.sub("", now)
+    opening = f'{opening[:-1].rstrip("/ ")} hx-swap-oob="outerAttributes">'
+    return f"{opening}</{tag.group(1)}>"
 
 
 def _item_changes(sent: dict[str, str], part: Part) -> str | None:

@@ -152,10 +152,10 @@ def test_a_change_of_the_regions_own_attributes_alone_sends_its_opening_tag_alon
     conn = Connection(None, "ABCD", None, "en")
     catch_up(conn.sent, [head(1, "Ann climbs")])
     assert catch_up(conn.sent, [head(2, "Ann climbs")]) == (
-        '<section hx-swap-oob="outerAttributes" id="head" data-seq="2" data-status="playing">'
+        '<section id="head" data-seq="2" data-status="playing" hx-swap-oob="outerAttributes">'
         "</section>")
     assert catch_up(conn.sent, [head(3, "Bob climbs")]) == (
-        '<section hx-swap-oob="outerAttributes" id="head" data-seq="3" data-status="playing">'
+        '<section id="head" data-seq="3" data-status="playing" hx-swap-oob="outerAttributes">'
         '</section><p hx-swap-oob="outerMorph" id="turn">Bob climbs</p>')
     assert catch_up(conn.sent, [head(3, "Bob climbs")]) == ""
     # An attribute gone is put right by the whole region: a swap of attributes only sets.

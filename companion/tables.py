@@ -233,8 +233,9 @@ class Table:
         state = self.state
         if seat is None or self.status != "playing" or state is None:
             return []
-        moves: list[Move] = self._asked(state, "moves", seat,
-                                        lambda: self.game.legal_moves(state, seat))
+        # A game that keeps its answers (The Climbers) lends them without a copy.
+        ask = getattr(self.game, "kept_moves", self.game.legal_moves)
+        moves: list[Move] = self._asked(state, "moves", seat, lambda: ask(state, seat))
         return moves
 
     def view_for(self, seat: int | None) -> Mapping[str, Any] | None:
@@ -242,9 +243,18 @@ class Table:
         return None if state is None else self._view(state, seat, keep=True)
 
     def _view(self, state: State, seat: int | None, keep: bool = False) -> Mapping[str, Any]:
-        """``game.view``, kept for the current state (``keep``) and the one before it."""
-        view: Mapping[str, Any] = self._asked(state, "view", seat,
-                                              lambda: self.game.view(state, seat), keep)
+        """``game.view``, kept for the current state (``keep``) and the one before it. A
+        game that draws a seat's view from the table's (``seat_view``, The Climbers: nothing
+        is hidden) works the table's out once per state for every seat."""
+        seat_view = getattr(self.game, "seat_view", None)
+
+        def answer() -> Mapping[str, Any]:
+            if seat is None or seat_view is None:
+                return self.game.view(state, seat)
+            found: Mapping[str, Any] = seat_view(state, seat, self._view(state, None, keep))
+            return found
+
+        view: Mapping[str, Any] = self._asked(state, "view", seat, answer, keep)
         return view
 
     def _asked(self, state: State, what: str, seat: int | None, answer: Callable[[], Any],

@@ -215,11 +215,35 @@ class Drawn:
 _SPLICE = "\ue000{}\ue001"
 
 
+class ViewDigests:
+    """The digests of the lists and mappings inside views, by the object itself: a table's
+    views are kept for its state and never changed (``Table.view_for``), and a game that
+    draws every seat's view from the table's (The Climbers) shares their values, so each is
+    digested once for all the viewers. An entry holds its object, so its id is not reused."""
+
+    KEPT = 4096
+
+    def __init__(self) -> None:
+        self._found: dict[int, tuple[Any, str | None]] = {}
+
+    def digest(self, value: Any) -> str | None:
+        kept = self._found.get(id(value))
+        if kept is not None and kept[0] is value:
+            return kept[1]
+        found = digest(value)
+        if len(self._found) >= self.KEPT:
+            self._found.clear()
+        self._found[id(value)] = (value, found)
+        return found
+
+
 class Inputs:
-    """One viewer's context now, with the digests of its values taken once each."""
+    """One viewer's context now, with the digests of its values taken once each; with
+    ``views``, the lists and mappings of the view are digested once for all viewers."""
 
     def __init__(self, context: dict[str, Any],
-                 watched: tuple[str, ...] = ("view", "moves")) -> None:
+                 watched: tuple[str, ...] = ("view", "moves"),
+                 views: ViewDigests | None = None) -> None:
         self.raw = context
         self.context = dict(context)
         for name in watched:
@@ -229,6 +253,7 @@ class Inputs:
             elif isinstance(value, list):
                 self.context[name] = WatchedList((name,), value)
         self._digests: dict[Read, str | None] = {}
+        self._views = views
 
     def digest(self, read: Read) -> str | None:
         if read not in self._digests:
@@ -244,7 +269,10 @@ class Inputs:
                 else:
                     found = _ABSENT
                     break
-            self._digests[read] = digest(found)
+            shared = self._views is not None and read[0] == "view" and len(read) > 1 \
+                and type(found) in (list, dict)
+            self._digests[read] = self._views.digest(found) if shared and self._views \
+                else digest(found)
         return self._digests[read]
 
     def matches(self, drawn: Drawn) -> bool:
@@ -264,6 +292,7 @@ class RegionMemo:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._tables: LRU[str, dict[tuple[str, str, str], list[Drawn]]] = LRU(TABLES_KEPT)
+        self.views = ViewDigests()
         #: Regions drawn and reused, for the tests and the benchmarks; and by region (or
         #: fragment template), the drawings and the seconds they took.
         self.drawn = 0

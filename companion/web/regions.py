@@ -106,7 +106,7 @@ Reuse = tuple[RegionMemo, Inputs]
 def _reuse(memo: RegionMemo | None, context: dict[str, Any]) -> Reuse | None:
     """The memo and the context's inputs, taken once for all the regions drawn from it;
     None without a memo (a page), where nothing need be compared."""
-    return None if memo is None else (memo, Inputs(context))
+    return None if memo is None else (memo, Inputs(context, views=memo.views))
 
 
 def _draw(table: Table, region_id: str, template: str, context: dict[str, Any],

@@ -200,6 +200,19 @@
     if (back) show(back); else focusStatus();
   });
 
+  // A push whose region changed only in its own attributes (the head's data-seq) sends the
+  // region's opening tag alone, swapped as "outerAttributes": set them, keep what it holds.
+  htmx.registerExtension("region-attributes", {
+    handle_swap(style, target, fragment) {
+      const source = style === "outerAttributes" && fragment.firstElementChild;
+      if (!source) return false;
+      for (const { name, value } of source.attributes) {
+        if (target.getAttribute(name) !== value) target.setAttribute(name, value);
+      }
+      return [target];
+    },
+  });
+
   document.addEventListener("DOMContentLoaded", () => {
     refresh();
     openOnMine();

@@ -211,7 +211,12 @@ def play_out(data: st.DataObject, players: int) -> None:
         was, now = heights(state), heights(after)
         assert all(now[other] == was[other] for other in range(players) if other != seat)
         G.view(after, None)
-        G.view(after, after["turn"])
+        mine = G.view(after, after["turn"])
+        if after["phase"] == "play" and not after["walked"]:  # its walks, as the rules say
+            ways: dict[str, list[str]] = {}
+            for walk in rules.walks(after, after["turn"]):
+                ways.setdefault(walk["to"], []).append(walk["ladders"])
+            assert mine["reach"] == ways
         if move["type"] == "restart":
             careful = True
             assert {key: after[key] for key in TURN_START} == turn_start

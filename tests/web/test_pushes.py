@@ -142,6 +142,41 @@ def test_a_changed_skeleton_sends_the_whole_region():
     assert sent == '<div id="r"><p>two</p><b id="x">y</b></div>'
 
 
+def test_a_change_of_the_regions_own_attributes_alone_sends_its_opening_tag_alone():
+    def head(seq: int, turn: str, status: str = "playing") -> Part:
+        return Part.of("head", f'<section id="head" data-seq="{seq}" data-status="{status}" '
+                               f'hx-swap-oob="outerMorph"><h1>{"The Climbers " * 20}</h1>'
+                               f'<div id="now"><!--i:now--><p id="turn">{turn}</p><!--/i-->'
+                               "</div></section>")
+
+    conn = Connection(None, "ABCD", None, "en")
+    catch_up(conn.sent, [head(1, "Ann climbs")])
+    assert catch_up(conn.sent, [head(2, "Ann climbs")]) == (
+        '<section id="head" data-seq="2" data-status="playing" hx-swap-oob="outerAttributes">'
+        "</section>")
+    assert catch_up(conn.sent, [head(3, "Bob climbs")]) == (
+        '<section id="head" data-seq="3" data-status="playing" hx-swap-oob="outerAttributes">'
+        '</section><p hx-swap-oob="outerMorph" id="turn">Bob climbs</p>')
+    assert catch_up(conn.sent, [head(3, "Bob climbs")]) == ""
+    # An attribute gone is put right by the whole region: a swap of attributes only sets.
+    gone = Part.of("head", '<section id="head" data-seq="4" hx-swap-oob="outerMorph">'
+                           f'<h1>{"The Climbers " * 20}</h1><div id="now"><!--i:now-->'
+                           '<p id="turn">Bob climbs</p><!--/i--></div></section>')
+    assert catch_up(conn.sent, [gone]) == gone.html
+    # A region without items may have been changed by its page (a refusal dismissed): it
+    # is sent whole.
+    plain = [Part.of("notice", f'<div id="notice" data-seq="{seq}"></div>') for seq in (1, 2)]
+    catch_up(conn.sent, plain[:1])
+    assert catch_up(conn.sent, plain[1:]) == plain[1].html
+
+
+def test_a_templates_indentation_is_not_sent():
+    part = Part.of("log", '<ol id="log">\n    <!--i:log--><li id="log-1">\n      <b>Ann</b>\n'
+                          "      walked  onto\n   the  table\n    </li><!--/i-->\n\n  </ol>")
+    assert part.html == ('<ol id="log">\n<li id="log-1">\n<b>Ann</b>\nwalked  onto\n'
+                         "the  table\n</li>\n</ol>")
+
+
 def test_a_badly_marked_item_is_refused_rather_than_sent_half_parsed():
     with pytest.raises(ValueError, match="badly marked"):
         Part.of("log", '<ol id="log"><!--i:log--><li id="log-1">a</li></ol>')

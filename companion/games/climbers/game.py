@@ -15,7 +15,6 @@ Nothing is hidden in this game: every view shows the whole table.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from companion.games.base import (
@@ -85,18 +84,25 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
         """Every legal move. A block may go to thousands of places, so the last few answers
         are kept, by the state's content: the server asks again for the same position on
         every move submitted and every page drawn."""
+        return [dict(move) for move in self.kept_moves(state, seat)]
+
+    def kept_moves(self, state: State, seat: int) -> list[Move]:
+        """``legal_moves`` as kept for the position, without a copy: shared, so read it and
+        never change it (the server's pushes read a block's thousands of places)."""
         if not is_seat(state, seat) or seat != state["turn"]:
             # Not this seat's turn: nothing to look up (False and 0.0 would find seat 0's
             # answers below).
             return []
-        key = (json.dumps(state, sort_keys=True), seat)
+        # The state's repr is its content (JSON values only), at a tenth of the cost of its
+        # JSON: equal states built in another order miss, and are answered afresh.
+        key = (repr(state), seat)
         moves = self._moves.get(key)
         if moves is None:
             moves = rules.legal(state, seat)
             if len(self._moves) >= MOVES_KEPT:
                 self._moves.clear()
             self._moves[key] = moves
-        return [dict(move) for move in moves]
+        return moves
 
     def apply(self, state: State, seat: int, move: Move) -> State:
         done = rules.check(state, seat, move)
@@ -139,6 +145,30 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
         return clone(move)
 
     def view(self, state: State, seat: int | None) -> View:
+        public = self._public_view(state)
+        return public if seat is None else self.seat_view(state, seat, public)
+
+    def seat_view(self, state: State, seat: int, public: View) -> View:
+        """``seat``'s view drawn from the table's, ``public`` (``view(state, None)``): the
+        seat's number, and on its turn the tops its figure can reach. Everything else is
+        the same for every viewer, so the server works it out once per state and shares
+        it (``Table._view``); the result shares ``public``'s values, read, never changed.
+        ``reach_lower`` names the ways that go lower than the figure began the turn."""
+        view = public.copy()
+        if is_seat(state, seat):
+            view["seat"] = seat
+            if state["phase"] == "play" and seat == state["turn"] and not state["walked"]:
+                reach: dict[str, list[str]] = {}
+                lower: dict[str, list[str]] = {}
+                for move, dipped in rules.walk_ways(state, seat):
+                    reach.setdefault(move["to"], []).append(move["ladders"])
+                    if dipped:
+                        lower.setdefault(move["to"], []).append(move["ladders"])
+                view["reach"] = reach
+                view["reach_lower"] = lower
+        return view
+
+    def _public_view(self, state: State) -> View:
         built = Tower(state["blocks"])
         heights = {s: rules.height_of(state, int(s), built) for s in state["figures"]}
         view: View = {
@@ -175,17 +205,6 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
         if state["phase"] == "play":
             view["movable"] = rules.movable(state) if state["step"] == "before" else []
             view["stuck"] = rules.stuck(state, state["turn"])
-        if seat is not None and is_seat(state, seat):
-            view["seat"] = seat
-            if state["phase"] == "play" and seat == state["turn"] and not state["walked"]:
-                reach: dict[str, list[str]] = {}
-                lower: dict[str, list[str]] = {}
-                for move, dipped in rules.walk_ways(state, seat):
-                    reach.setdefault(move["to"], []).append(move["ladders"])
-                    if dipped:
-                        lower.setdefault(move["to"], []).append(move["ladders"])
-                view["reach"] = reach
-                view["reach_lower"] = lower
         result = self.outcome(state)
         if result is not None:
             view["outcome"] = result.as_json()

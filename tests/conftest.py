@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import itertools
 import logging
 import random
@@ -22,6 +23,31 @@ from tests.fake_game import SPEC as FAKE_GAME
 #: alone: every suite that covers "each game" covers these.
 GAMES_UNDER_TEST: tuple[GameSpec, ...] = (*GAMES, FAKE_GAME)
 GAME_IDS: tuple[str, ...] = tuple(spec.id for spec in GAMES_UNDER_TEST)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Beside the markers of pyproject.toml: scripts/test runs these with the ``slow`` ones,
+    # alone, after the rest has run on every core.
+    config.addinivalue_line(
+        "markers", "timed: asserts how long something takes, so it runs with nothing beside it")
+
+
+#: The modules whose tests take the longest (a whole game drawn for every viewer, the
+#: engines' random playouts), longest first: on several cores (pytest-xdist) they start
+#: first, so that no core is left alone with one of them at the end.
+LONGEST_FIRST = ("tests/web/test_whole_games.py", "tests/games/*_playouts.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not hasattr(config, "workerinput"):  # one process: the order written
+        return
+
+    def rank(item: pytest.Item) -> int:
+        where = item.nodeid.partition("::")[0]
+        return next((n for n, pattern in enumerate(LONGEST_FIRST)
+                     if fnmatch.fnmatch(where, pattern)), len(LONGEST_FIRST))
+
+    items.sort(key=rank)
 
 
 class ErrorRecords(logging.Handler):

@@ -21,6 +21,22 @@ def browser_type_launch_args(browser_type_launch_args):
     return {**browser_type_launch_args, "executable_path": chromium, "args": CHROMIUM_FLAGS}
 
 
+@pytest.fixture(autouse=True)
+def close_contexts(request):
+    """Closes every browser context (and so every page) a browser test opened and left
+    open: a page left behind would keep its scripts and its socket's reconnections running
+    in the shared browser through all the tests after it."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    before = set(browser.contexts)
+    yield
+    for context in browser.contexts:
+        if context not in before:
+            context.close()
+
+
 @pytest.fixture
 def live_server(tmp_path):
     holder: dict[str, object] = {}

@@ -40,6 +40,7 @@ def in_time(call, seconds: float = 5.0):
     return answer[0]
 
 
+@pytest.mark.timed
 def test_using_up_the_codes_refuses_the_next_table_and_every_table_answers(small):
     client = small.test_client()
     codes = {create(client).get_json()["code"] for _ in range(4)}

@@ -7,10 +7,16 @@ import shutil
 import threading
 
 import pytest
+from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from support.browser import CHROMIUM_FLAGS
 from tests.conftest import make_app
+
+#: How long an expectation waits for the page before it fails. The tests run two at a time
+#: on two cores, each with its own server and Chromium: Playwright's 5 s is short for a
+#: push while the other test plays a whole game. A page that is right passes at once.
+expect.set_options(timeout=15_000)
 
 
 @pytest.fixture(scope="session")

@@ -40,9 +40,9 @@ def untranslated_template_strings(folder: Path) -> list[str]:
         catalogue = read_po(handle)
     missing = []
     for path in sorted(folder.glob("*.html")):
-        for _, message, _, _ in extract_from_file("jinja2", str(path)):
+        for _, message, _, context in extract_from_file("jinja2", str(path)):
             msgid = message[0] if isinstance(message, tuple) else message
-            found = catalogue.get(msgid)
+            found = catalogue.get(msgid, context=context)
             strings = found.string if found is not None else None
             if not (all(strings) if isinstance(strings, tuple) else strings):
                 missing.append(f"{path.name}: {msgid!r}")

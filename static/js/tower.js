@@ -672,6 +672,10 @@
     return null;
   }
 
+  // Whether the question asks for ``block`` (``ids``: its ids, space-separated), read from
+  // the question itself, which a push may have changed a frame before the drawing.
+  const asked = (ids, block) => (ids || "").split(" ").includes(block.dataset.block);
+
   function answer(target, point) {
     const ask = document.getElementById("cl-ask");
     if (!ask || !window.htmx) return false;
@@ -695,10 +699,10 @@
       const at = (d.reach || "").split(" ").findIndex((s) => s.startsWith(`${square.dataset.square},`));
       if (send(nth(d.reachMoves, at))) return true;
       pick = Object.assign(JSON.parse(d.reachPick), {to: square.dataset.square});
-    } else if (block && block.classList.contains("stone-spot") && d.stoneMoves) {
+    } else if (block && d.stoneMoves && asked(d.stones, block)) {
       const at = (d.stones || "").split(" ").indexOf(block.dataset.block);
       if (send(nth(d.stoneMoves, at))) return true;
-    } else if (block && d.blockPick && block.classList.contains("lit")) {
+    } else if (block && d.blockPick && asked(d.lit, block)) {
       pick = Object.assign(JSON.parse(d.blockPick), {block: block.dataset.block});
     } else if (block) {
       pick = whyPick(block, target, point, d);

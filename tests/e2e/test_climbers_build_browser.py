@@ -201,6 +201,7 @@ def test_the_screen_follows_the_step_a_phone_leads_to(browser, live_server):
         expect(count).to_have_text(re.compile(f"Step {n} of"))
         expect(screen.locator("#cl-build-step svg.cl-3d g.cl-b")).to_have_count(n)
     phone.locator("#cl-build-step [data-go=prev]").click()
+    expect(phone.locator(".cl-step-count")).to_have_text(re.compile(r"Step 2 of"))
     expect(count).to_have_text(re.compile(r"Step 2 of"))
     # the second foundation: "far side" from the phone's chair, "left side" from the screen's
     assert "far side" in said(phone)

@@ -728,6 +728,27 @@ def test_figure_higher_a_ladder_may_spare_the_dip():
     allowed(after, 0, END)
 
 
+def test_the_seat_view_reads_its_reach_from_the_kept_moves(monkeypatch):
+    """The seat's view names the tops its figure can reach, and the ways that go lower,
+    from the legal moves kept for the position: no second search of the walks."""
+    state = table(2, (("C1", 0, 0, "grey"), ("H9", 2, 0, "grey"), ("C2", 4, 0, "grey"),
+                      ("C3", 0, 2, "red"), ("C4", 2, 2, "red"), ("C5", 4, 2, "red"),
+                      ("C6", 0, 2, "grey"), ("C7", 2, 2, "grey"), ("C8", 4, 2, "grey")),
+                  figures={0: "0,0"})
+    ways = rules.walk_ways(state, 0)
+    G.legal_moves(state, 0)
+
+    def searched(*args: Any) -> None:
+        raise AssertionError("the walks were searched again")
+
+    monkeypatch.setattr(rules, "walk_ways", searched)
+    view = G.view(state, 0)
+    assert set(view["reach"]) == {move["to"] for move, _ in ways}
+    assert view["reach"]["4,0"] == ["", "long", "short"]  # down a half-cube, or a ladder up
+    assert view["reach_lower"] == {to: [""] for to in (
+        "table", "2,0", "2,1", "3,0", "3,1", "4,0", "4,1", "5,0", "5,1")}
+
+
 def test_figure_never_down():
     """cl.figure.never-down: with the option, no step goes down; by default it may."""
     blocks = (*STAIRS, ("C2", 2, 2, "grey"))

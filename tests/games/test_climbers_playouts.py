@@ -214,9 +214,12 @@ def play_out(data: st.DataObject, players: int) -> None:
         mine = G.view(after, after["turn"])
         if after["phase"] == "play" and not after["walked"]:  # its walks, as the rules say
             ways: dict[str, list[str]] = {}
-            for walk in rules.walks(after, after["turn"]):
+            lower: dict[str, list[str]] = {}
+            for walk, dipped in rules.walk_ways(after, after["turn"]):
                 ways.setdefault(walk["to"], []).append(walk["ladders"])
-            assert mine["reach"] == ways
+                if dipped:
+                    lower.setdefault(walk["to"], []).append(walk["ladders"])
+            assert mine["reach"] == ways and mine["reach_lower"] == lower
         if move["type"] == "restart":
             careful = True
             assert {key: after[key] for key in TURN_START} == turn_start

@@ -78,7 +78,7 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
         }
 
     def __init__(self) -> None:
-        self._moves: dict[tuple[str, int], list[Move]] = {}
+        self._offered: dict[tuple[str, int], rules.Offered] = {}
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         """Every legal move. A block may go to thousands of places, so the last few answers
@@ -89,20 +89,24 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
     def kept_moves(self, state: State, seat: int) -> list[Move]:
         """``legal_moves`` as kept for the position, without a copy: shared, so read it and
         never change it (the server's pushes read a block's thousands of places)."""
+        return self._kept(state, seat).moves
+
+    def _kept(self, state: State, seat: int) -> rules.Offered:
+        """The legal moves and the walks among them that go lower, kept for the position."""
         if not is_seat(state, seat) or seat != state["turn"]:
             # Not this seat's turn: nothing to look up (False and 0.0 would find seat 0's
             # answers below).
-            return []
+            return rules.Offered([])
         # The state's repr is its content (JSON values only), at a tenth of the cost of its
         # JSON: equal states built in another order miss, and are answered afresh.
         key = (repr(state), seat)
-        moves = self._moves.get(key)
-        if moves is None:
-            moves = rules.legal(state, seat)
-            if len(self._moves) >= MOVES_KEPT:
-                self._moves.clear()
-            self._moves[key] = moves
-        return moves
+        found = self._offered.get(key)
+        if found is None:
+            found = rules.offered(state, seat)
+            if len(self._offered) >= MOVES_KEPT:
+                self._offered.clear()
+            self._offered[key] = found
+        return found
 
     def apply(self, state: State, seat: int, move: Move) -> State:
         done = rules.check(state, seat, move)
@@ -153,16 +157,20 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
         seat's number, and on its turn the tops its figure can reach. Everything else is
         the same for every viewer, so the server works it out once per state and shares
         it (``Table._view``); the result shares ``public``'s values, read, never changed.
-        ``reach_lower`` names the ways that go lower than the figure began the turn."""
+        ``reach_lower`` names the ways that go lower than the figure began the turn. Both
+        are read from the kept legal moves' walks."""
         view = public.copy()
         if is_seat(state, seat):
             view["seat"] = seat
             if state["phase"] == "play" and seat == state["turn"] and not state["walked"]:
+                kept = self._kept(state, seat)
                 reach: dict[str, list[str]] = {}
                 lower: dict[str, list[str]] = {}
-                for move, dipped in rules.walk_ways(state, seat):
+                for move in kept.moves:
+                    if move["type"] != "walk":
+                        continue
                     reach.setdefault(move["to"], []).append(move["ladders"])
-                    if dipped:
+                    if (move["to"], move["ladders"]) in kept.lower:
                         lower.setdefault(move["to"], []).append(move["ladders"])
                 view["reach"] = reach
                 view["reach_lower"] = lower

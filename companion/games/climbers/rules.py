@@ -50,6 +50,15 @@ class Placement:
     pushed: dict[str, str | None] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Offered:
+    """The legal moves, and which of their walks go lower than the figure stood when the
+    turn began, as (to, ladders) pairs: such a way must end the turn higher than it began."""
+
+    moves: list[Move]
+    lower: frozenset[tuple[str, str]] = frozenset()
+
+
 @dataclass
 class Walk:
     """A walk, checked: where it ends, the ladders it uses, whether it went lower than the
@@ -326,17 +335,21 @@ def why_not(state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
                          else IllegalMove("cl.figure.reach"))
 
 
-def legal(state: State, seat: int) -> list[Move]:
+def offered(state: State, seat: int) -> Offered:
+    """Every legal move of ``seat``, with the walks among them that go lower."""
     if state["phase"] == "over" or not is_seat(state, seat) or seat != state["turn"]:
-        return []
+        return Offered([])
     if state["phase"] == "build":
-        return _build_moves(state)
+        return Offered(_build_moves(state))
     moves: list[Move] = []
+    lower: frozenset[tuple[str, str]] = frozenset()
     if not state["walked"]:
-        moves.extend(walks(state, seat))
+        ways = walk_ways(state, seat)
+        moves.extend(move for move, _ in ways)
+        lower = frozenset((move["to"], move["ladders"]) for move, dipped in ways if dipped)
     if state["step"] == "after" and not moves and not may_end(
             state, height_of(state, seat), state["start"]["dipped"]):
-        return [{"type": "restart"}]
+        return Offered([{"type": "restart"}])
     if state["step"] == "before":
         placing = placer(state)
         for block_id in movable(state, placing.whole):
@@ -345,7 +358,7 @@ def legal(state: State, seat: int) -> list[Move]:
     elif may_end(state, height_of(state, seat), state["start"]["dipped"]):
         moves.extend({"type": "stone", "block": block_id} for block_id in stone_spots(state, seat))
         moves.append({"type": "end"})
-    return moves
+    return Offered(moves, lower)
 
 
 def stuck(state: State, seat: int) -> bool:

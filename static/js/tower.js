@@ -433,6 +433,16 @@
     return base + (svg.dataset.straight === undefined ? QUARTER : 0);
   }
 
+  // A question's ids (space-separated) and their names (a "|"-list, in the same order):
+  // the set of ids, and each id's name (the id itself where none is said).
+  function namedIds(ids, names) {
+    const list = ids.split(" ");
+    const said = (names || "").split("|");
+    const named = {};
+    list.forEach((id, i) => { named[id] = said[i] || id; });
+    return [new Set(list), named];
+  }
+
   function askFor(svg) {
     if (svg.dataset.view !== "me") return {};
     const ask = document.getElementById("cl-ask");
@@ -440,13 +450,7 @@
     const d = ask.dataset;
     const opts = {chosen: d.chosen || undefined, ghostLabel: d.ghostLabel,
                   reachPick: d.reachPick, ghostPick: d.ghostPick};
-    if (d.lit) {
-      const ids = d.lit.split(" ");
-      const names = (d.litNames || "").split("|");
-      opts.lit = new Set(ids);
-      opts.names = {};
-      ids.forEach((id, i) => { opts.names[id] = names[i] || id; });
-    }
+    if (d.lit) [opts.lit, opts.names] = namedIds(d.lit, d.litNames);
     if (d.reach) {
       const names = (d.reachNames || "").split("|");
       const ladders = (d.reachLadders || "").split("|");
@@ -467,11 +471,7 @@
       opts.marks = {[p[0]]: p[1], [p[2]]: p[3]};
     }
     if (d.stones) {
-      const ids = d.stones.split(" ");
-      const names = (d.stoneNames || "").split("|");
-      opts.stones = new Set(ids);
-      opts.stoneNames = {};
-      ids.forEach((id, i) => { opts.stoneNames[id] = names[i] || id; });
+      [opts.stones, opts.stoneNames] = namedIds(d.stones, d.stoneNames);
       opts.stoneColour = d.stoneColour;
     }
     if (d.ghosts) {
@@ -672,9 +672,9 @@
     return null;
   }
 
-  // Whether the question asks for ``block`` (``ids``: its ids, space-separated), read from
-  // the question itself, which a push may have changed a frame before the drawing.
-  const asked = (ids, block) => (ids || "").split(" ").includes(block.dataset.block);
+  // Whether the question asks for ``block`` (``ids``: a set askFor builds), read from the
+  // question itself at the tap, which a push may have changed a frame before the drawing.
+  const asked = (ids, block) => Boolean(ids && ids.has(block.dataset.block));
 
   function answer(target, point) {
     const ask = document.getElementById("cl-ask");
@@ -687,6 +687,7 @@
     const square = target.closest(".cl-reach");
     const block = target.closest(".cl-b");
     const pawn = target.closest(".cl-pawn");
+    const asks = block ? askFor(block.closest("svg.cl-3d")) : {};
     if (ghost && d.ghostPick) {
       const [x, y, long] = ghost.dataset.ghost.split("_");
       pick = Object.assign(JSON.parse(d.ghostPick), {x: Number(x), y: Number(y), long: long === "-" ? null : long});
@@ -699,10 +700,10 @@
       const at = (d.reach || "").split(" ").findIndex((s) => s.startsWith(`${square.dataset.square},`));
       if (send(nth(d.reachMoves, at))) return true;
       pick = Object.assign(JSON.parse(d.reachPick), {to: square.dataset.square});
-    } else if (block && d.stoneMoves && asked(d.stones, block)) {
+    } else if (block && d.stoneMoves && asked(asks.stones, block)) {
       const at = (d.stones || "").split(" ").indexOf(block.dataset.block);
       if (send(nth(d.stoneMoves, at))) return true;
-    } else if (block && d.blockPick && asked(d.lit, block)) {
+    } else if (block && d.blockPick && asked(asks.lit, block)) {
       pick = Object.assign(JSON.parse(d.blockPick), {block: block.dataset.block});
     } else if (block) {
       pick = whyPick(block, target, point, d);

@@ -53,22 +53,37 @@ def no_horizontal_scroll(page: Page) -> bool:
 
 
 def tap_through(page: Page, move: dict[str, Any] | None,
-                target: Callable[[str], Locator | None] = lambda key: None) -> int:
+                target: Callable[[str], Locator | None] = lambda key: None,
+                drawn: Callable[[str], int | None] | None = None) -> int:
     """Tap through the picker the way a player does and return the taps it took.
 
     ``target(key)`` is what the player taps to answer the question ``key`` on the phone's own
     partial (a card, a square); None: the picker's button for ``move``'s value, or with no
     ``move`` the first answer (ticking as many cards as asked in a multiple choice). An answer
-    that leaves one move makes it; else the last tap is Confirm."""
+    that leaves one move makes it; else the last tap is Confirm.
+
+    ``drawn(key)``, asked first, answers ``key`` on a drawing the page's script reads taps
+    from (The Climbers' tower): it taps and returns the taps it took, or None where nothing
+    drawn answers ``key``. Such a tap makes the move at once or moves the picker on."""
     picker = page.locator("#picker")
+    made = f"#status[data-seq='{seq_of(page) + 1}']" if drawn else ""
     taps = 0
-    for _ in range(8):
+    for _ in range(10):
         confirm = picker.locator("form.confirm button[data-confirm-move]")
         if confirm.count():
             confirm.click()
             return taps + 1
         key = picker.get_attribute("data-key")
         step = picker.get_attribute("data-step")
+        tapped = drawn(key) if drawn else None
+        if tapped is not None:
+            taps += tapped
+            page.wait_for_function("([made, step]) => document.querySelector(made) || "
+                                   "document.getElementById('picker').dataset.step !== step",
+                                   arg=[made, step])
+            if page.locator(made).count():
+                return taps
+            continue
         boxes = picker.locator("input[type=checkbox]")
         if move is None and boxes.count():
             wanted = int(re.search(r"(\d+)", picker.locator("h2").inner_text()).group(1))

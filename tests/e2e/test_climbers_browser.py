@@ -10,7 +10,7 @@ import statistics
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from companion.games.climbers import Climbers
 from companion.games.climbers.geometry import Tower, hidden
@@ -24,6 +24,7 @@ from tests.e2e.phones import (
     seated_page,
     seq_of,
     start_table,
+    tap_through,
 )
 from tests.web.test_climbers_api import LOWER_OR_LADDER, LOWER_OR_LADDER_SEED
 from tests.web.test_palette import tower_fills
@@ -140,9 +141,7 @@ def tap_seen(page: Page, selector: str, turned: list[int] | None = None) -> int:
 def tower_target(move: dict[str, Any], key: str) -> str | None:
     """What a player taps on the tower to answer ``key`` for ``move``, if anything: a walk
     is its top, or the ladder standing on it for a way of its own."""
-    if move["type"] == "walk" and key in ("type", "to"):
-        if move["to"] == "table":
-            return "#private [data-square='table']"
+    if move["type"] == "walk" and key in ("type", "to") and move["to"] != "table":
         if key == "to":
             return f"svg.cl-3d .cl-reach[data-square='{move['to']}']"
         return ", ".join(f"svg.cl-3d {kind}[data-square='{move['to']}']"
@@ -161,36 +160,16 @@ def tap_move(page: Page, move: dict[str, Any], turned: list[int] | None = None) 
     """Tap through the question as a player does: the blocks, tops and ghost blocks on the
     tower where they are seen, the rest among the picker's buttons; returns the taps (the
     quarter turns of the tower to see a target included, and added to ``turned``)."""
-    picker = page.locator("#picker")
-    made = f"#status[data-seq='{seq_of(page) + 1}']"
-    taps = 0
-    for _ in range(10):
-        confirm = picker.locator("form.confirm button[data-confirm-move]")
-        if confirm.count():
-            confirm.click()
-            return taps + 1
-        key = picker.get_attribute("data-key")
-        step = picker.get_attribute("data-step")
+    def on_tower(key: str) -> int | None:
         target = tower_target(move, key)
-        if target is not None and target.startswith("svg"):
-            taps += tap_seen(page, target, turned)
-            # a lit top reached one way only is the walk itself
-            page.wait_for_function("([made, step]) => document.querySelector(made) || "
-                                   "document.getElementById('picker').dataset.step !== step",
-                                   arg=[made, step])
-            if page.locator(made).count():
-                return taps
-            continue
-        else:
-            found = page.locator(target) if target else picker.locator(
-                f"button.option[data-value='{move[key]}']")
-            settles = found.get_attribute("data-confirm-move") is not None
-            found.click()
-            taps += 1
-            if settles:
-                return taps
-        expect(picker).not_to_have_attribute("data-step", step)
-    raise AssertionError(f"the phone never made {move}")
+        return None if target is None else tap_seen(page, target, turned)
+
+    def to_table(key: str) -> Locator | None:
+        if move["type"] == "walk" and move["to"] == "table" and key in ("type", "to"):
+            return page.locator("#private [data-square='table']")
+        return None
+
+    return tap_through(page, move, to_table, on_tower)
 
 
 def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, live_server):

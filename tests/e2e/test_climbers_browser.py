@@ -26,6 +26,7 @@ from tests.e2e.phones import (
     start_table,
     tap_through,
 )
+from tests.e2e.tower_taps import choose_lit_block, tap_seen
 from tests.web.test_climbers_api import LOWER_OR_LADDER, LOWER_OR_LADDER_SEED
 from tests.web.test_palette import tower_fills
 
@@ -80,39 +81,6 @@ def choose(state: dict[str, Any], seat: int, seen: set[str]) -> dict[str, Any]:
     return {"type": "end"}
 
 
-#: Taps the element ``sel`` where the browser hits it (nothing drawn over it) in the
-#: viewport, and says whether it could. It waits until the page has stopped moving, as a
-#: finger taps what it sees: the tower is drawn again a frame or two after a push (the
-#: element may not be there yet), and a swap may scroll the control it focuses into sight.
-#: The tap is dispatched where the hit was found, in the same task, so no drawing comes
-#: in between.
-TAP_SEEN = """async (sel) => {
-  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
-  let last = null, el = null, r = null;
-  for (let k = 0; k < 60; k++) {
-    await frame();
-    el = document.querySelector(sel);
-    if (!el) continue;
-    r = el.getBoundingClientRect();
-    const now = [r.left, r.top, r.width, r.height, scrollX, scrollY].join();
-    if (now === last) break;
-    last = now;
-  }
-  if (!el) return false;
-  for (let i = 1; i < 16; i++) for (let j = 1; j < 16; j++) {
-    const x = r.left + r.width * i / 16, y = r.top + r.height * j / 16;
-    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
-    const hit = document.elementFromPoint(x, y);
-    if (hit && (hit === el || el.contains(hit))) {
-      hit.dispatchEvent(new MouseEvent("click", {bubbles: true, cancelable: true, view: window,
-                                                 clientX: x, clientY: y, detail: 1}));
-      return true;
-    }
-  }
-  return false;
-}"""
-
-
 #: The blocks lit on the phone's tower that show from where it is turned now.
 SEEN_LIT = """() => [...document.querySelectorAll("#cl-v-me g.cl-b.lit")].filter((g) => {
   const r = g.getBoundingClientRect();
@@ -122,20 +90,6 @@ SEEN_LIT = """() => [...document.querySelectorAll("#cl-v-me g.cl-b.lit")].filter
   }
   return false;
 }).map((g) => g.dataset.block)"""
-
-
-def tap_seen(page: Page, selector: str, turned: list[int] | None = None) -> int:
-    """Tap ``selector`` where the tower shows it, turning the tower a quarter at a time
-    until it is in sight; returns the taps it took (the turns included), and adds the
-    quarter turns to ``turned``."""
-    for turns in range(4):
-        page.locator(selector).first.scroll_into_view_if_needed()
-        if page.evaluate(TAP_SEEN, selector):
-            if turned is not None:
-                turned.append(turns)
-            return turns + 1
-        page.locator("[data-turn-tower='90']").click()
-    raise AssertionError(f"{selector} is hidden from every side")
 
 
 def tower_target(move: dict[str, Any], key: str) -> str | None:
@@ -338,9 +292,7 @@ def test_a_tap_where_a_block_is_drawn_hits_that_block_from_every_side(browser, l
     with table_of(live_server, table).lock:
         built = Tower(table_of(live_server, table).state["blocks"])
     assert blocks - seen == {block for block in blocks if hidden(built, block)}
-    lit = page.locator("#cl-v-me g.cl-b.lit").first.get_attribute("data-block")
-    tap_seen(page, f"#cl-v-me g.cl-b[data-block='{lit}']")
-    expect(page.locator("#cl-ask")).to_have_attribute("data-chosen", lit)
+    choose_lit_block(page)
     assert no_horizontal_scroll(page)
     context.close()
 

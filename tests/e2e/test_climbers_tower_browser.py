@@ -8,10 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from tests.conftest import ApiTable
 from tests.e2e.phones import seated_page
+from tests.e2e.tower_taps import choose_lit_block
 
 pytestmark = pytest.mark.e2e
 
@@ -50,25 +51,6 @@ def overlaps(a: list[float], b: list[float]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def tap_where_seen(page: Page, selector: str) -> str:
-    """A tap on a point where a block ``selector`` finds is what the browser hits; returns
-    the block."""
-    found = page.evaluate("""(sel) => {
-      for (const el of document.querySelectorAll(sel)) {
-        const r = el.getBoundingClientRect();
-        for (let i = 1; i < 16; i++) for (let j = 1; j < 16; j++) {
-          const x = r.left + r.width * i / 16, y = r.top + r.height * j / 16;
-          const hit = document.elementFromPoint(x, y);
-          if (hit && el.contains(hit)) return [x, y, el.dataset.block];
-        }
-      }
-      return null;
-    }""", selector)
-    assert found is not None, selector
-    page.mouse.click(found[0], found[1])
-    return found[2]
-
-
 def test_each_ghost_place_is_a_target_of_its_own_and_shows_from_a_quarter_turn(
         browser: Browser, live_server):
     table = built_table(live_server)
@@ -76,8 +58,7 @@ def test_each_ghost_place_is_a_target_of_its_own_and_shows_from_a_quarter_turn(
     page = seated_page(browser, live_server["base"], table, seat)
     tower = page.locator("#cl-v-me")
     tower.scroll_into_view_if_needed()
-    block = tap_where_seen(page, "#cl-v-me g.cl-b.lit")
-    expect(page.locator("#cl-ask")).to_have_attribute("data-chosen", block)
+    choose_lit_block(page)
     expect(tower.locator(".cl-ghost-dot").first).to_be_attached()
     keys = tower.locator(".cl-ghost-dot").evaluate_all("(els) => els.map((e) => e.dataset.ghost)")
     assert len(keys) == len(set(keys)) > 20  # each place and way of lying a ghost of its own

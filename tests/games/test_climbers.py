@@ -263,6 +263,23 @@ def test_turn_order():
     assert state["turn"] == 0 and state["round"] == 2
 
 
+def test_turn_order_the_last_walk_ends_the_turn_when_nothing_is_left_to_choose():
+    """cl.turn.order: after the block move, a walk ends the turn at once when the stone is
+    used or has nowhere to go (only "end" would be left); with the stone in hand, the turn
+    waits for "end" or the stone."""
+    state = table(2, (*STAIRS, ("C2", 0, 2, "grey")))
+    held = allowed(allowed(state, 0, block("C2", 4, 0, "yellow")), 0, walk("0,0"))
+    assert (held["turn"], held["walked"]) == (0, True)
+    assert {m["type"] for m in G.legal_moves(held, 0)} == {"stone", "end"}
+    state["stones"]["0"] = "used"
+    moved = allowed(state, 0, block("C2", 4, 0, "yellow"))
+    ended = allowed(moved, 0, walk("0,0"))
+    assert (ended["turn"], ended["step"], ended["turns"]) == (1, "before", moved["turns"] + 1)
+    assert ended["last_moved"] == "C2" and ended["figures"]["0"] == "0,0"
+    assert ended["reached"]["0"] == moved["turns"]
+    assert G.legal_moves(ended, 0) == []
+
+
 def test_turn_wait():
     """cl.turn.wait: only the seat on turn moves; seats outside the table do nothing."""
     state = table(3, STAIRS)

@@ -223,7 +223,7 @@ def play_out(data: st.DataObject, players: int) -> None:
         if move["type"] == "restart":
             careful = True
             assert {key: after[key] for key in TURN_START} == turn_start
-        elif move["type"] in ("end", "stone"):
+        elif after["turns"] != state["turns"] or after["phase"] == "over":  # the turn ended
             assert now[seat] >= turn_start["start"]["height"]
             if state["start"]["dipped"]:
                 assert now[seat] > turn_start["start"]["height"]

@@ -36,8 +36,7 @@ LOWER_OR_LADDER = [
     (1, {"type": "stone", "block": "D8"}),
     (0, {"type": "walk", "to": "table", "ladders": ""}),
     (0, {"type": "block", "block": "H3", "top": "light-blue", "long": "y", "x": -1, "y": 0}),
-    (0, {"type": "walk", "to": "6,1", "ladders": "short"}),
-    (0, {"type": "end"}),
+    (0, {"type": "walk", "to": "6,1", "ladders": "short"}),  # no stone left: the turn ends
 ]
 
 

@@ -126,6 +126,8 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
         elif kind == "walk":
             assert isinstance(done, rules.Walk)
             _walk(new, seat, done)
+            if new["step"] == "after" and not rules.stone_spots(new, seat):
+                _end_turn(new, seat)  # nothing is left to choose (cl.turn.order)
         elif kind == "pass":
             new["step"], new["walked"] = "after", False
         elif kind == "restart":

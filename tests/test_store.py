@@ -1,0 +1,58 @@
+"""The store under gunicorn's gevent worker: a commit waiting for the disk holds only the
+request that made it, not every other table's requests and pushes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+SLOW_DISK = textwrap.dedent("""
+    from gevent import monkey
+    monkey.patch_all()
+    import sys, time
+    import gevent
+    from companion.store import Store, TableRow
+
+    disk_sleep = monkey.get_original("time", "sleep")  # holds the whole thread, as a flush does
+
+    class SlowDisk:
+        \"\"\"The store's connection on a disk that takes 300 ms to flush a commit.\"\"\"
+        def __init__(self, db):
+            self.db = db
+        def execute(self, sql, *params):
+            if sql == "COMMIT":
+                disk_sleep(0.3)
+            return self.db.execute(sql, *params)
+
+    store = Store(sys.argv[1])
+    store._db = SlowDisk(store._db)
+    ticks = []
+
+    def other_table():
+        for _ in range(40):
+            ticks.append(time.monotonic())
+            gevent.sleep(0.005)
+
+    ticking = gevent.spawn(other_table)
+    gevent.sleep(0)
+    began = time.monotonic()
+    assert store.create_table(TableRow("ABCD", "climbers", 2, {}, "h", began, 1, "en"))
+    ended = time.monotonic()
+    ticking.join()
+    during = sum(1 for tick in ticks if began < tick < ended)
+    assert store.load_table("ABCD") is not None
+    print(during, round(ended - began, 3))
+""")
+
+
+def test_a_commit_waiting_for_the_disk_holds_only_its_own_request(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", SLOW_DISK, str(tmp_path / "c.db")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    during, took = done.stdout.split()
+    assert float(took) >= 0.3  # the request itself waited for its commit
+    assert int(during) >= 10, done.stdout  # meanwhile another table went on (every 5 ms)

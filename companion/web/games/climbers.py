@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext as _
-
 from companion.games.climbers.data import BLOCKS, SEED
 from companion.games.climbers.geometry import parse_square, shape
 from companion.games.registry import BY_ID as ENGINES
 from companion.i18n import current_lang
+from companion.i18n import gettext as _
 from companion.web.games import climbers_ask, climbers_tower
 from companion.web.games.climbers_build import SCREEN_SITTING, BuildWords, StepWords
 from companion.web.games.climbers_words import Words, placed_block

@@ -62,6 +62,10 @@ class ClimbersHelpers:
         """Each colour and its letter, for the drawing: "red R yellow Y …"."""
         return " ".join(f"{name} {self.letter(name)}" for name in SEED["names"]["letters"])
 
+    def tallest(self, view: dict[str, Any]) -> int:
+        """The highest top of the tower (at least 1): the full length of a height bar."""
+        return max([*(cell["height"] for cell in view.get("cells") or []), 1])
+
     def tops_said(self, view: dict[str, Any]) -> str:
         """The tower's tops by colour, for a screen reader: "Tops: 4 red (R), 2 violet (V)"."""
         counts: dict[str, int] = {}

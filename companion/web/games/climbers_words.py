@@ -40,7 +40,7 @@ _said: LRU[tuple[tuple[Any, ...], ...], _Said] = LRU(64)
 class _Tower:
     """One view's tower: its blocks by id, and what is said of them (``_Said``). A view is
     never changed once made (``Table._view``) and every viewer's view of a state shares
-    the public view's list of blocks, so the list itself is the key (``_worked_out``): a
+    the public view's list of blocks, so the list itself is the key (``worked_out``): a
     push names the same blocks in many log lines, regions and lit tops, for every phone."""
 
     def __init__(self, blocks: list[Block]) -> None:
@@ -70,8 +70,9 @@ _kept_lock = threading.Lock()
 KEPT = 128
 
 
-def _worked_out(what: str, value: list[Any], work: Callable[[list[Any]], Any]) -> Any:
-    """``work(value)``, done once for the list ``value`` (see ``_Tower``)."""
+def worked_out(what: str, value: list[Any], work: Callable[[list[Any]], Any]) -> Any:
+    """``work(value)``, done once for the list ``value`` of a view (a tower's blocks, its
+    squares), which is never changed (see ``_Tower``). ``what`` names the work."""
     with _kept_lock:
         found = _kept.get((what, id(value)))
         if found is not None and found[0] is value:
@@ -84,7 +85,7 @@ def _worked_out(what: str, value: list[Any], work: Callable[[list[Any]], Any]) -
 
 
 def _tower(view: dict[str, Any]) -> _Tower:
-    tower: _Tower = _worked_out("tower", view.get("blocks") or [], _Tower)
+    tower: _Tower = worked_out("tower", view.get("blocks") or [], _Tower)
     return tower
 
 
@@ -179,7 +180,7 @@ class Words:
         """A square of the tower by the block whose top it is; the table by its name."""
         if name in (None, "table"):
             return _("the table")
-        squares: dict[str, str] = _worked_out("squares", view.get("cells") or [],
+        squares: dict[str, str] = worked_out("squares", view.get("cells") or [],
                                               _square_blocks)
         block_id = squares.get(name) if isinstance(name, str) else None
         if block_id is None:

@@ -7,7 +7,10 @@ seat's own legal moves (for the placements on offer).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
+
+from markupsafe import Markup, escape
 
 from companion.games.climbers.data import BLOCKS, SEED
 from companion.games.climbers.geometry import parse_square, shape
@@ -27,11 +30,11 @@ RIDERS = ("y", "long")
 class ClimbersHelpers:
     riders = RIDERS
 
-    def block_records(self, view: dict[str, Any],
-                      marked: str | None = None) -> list[dict[str, str]]:
+    def block_items(self, view: dict[str, Any], marked: str | None = None) -> Markup:
         """The tower's blocks as the browser draws them (``climbers_tower``), ``marked``
-        outlined."""
-        return climbers_tower.block_records(view, marked)
+        outlined: the list items of ``#cl-td`` (``tower_data.html``), each made once."""
+        return Markup("".join(_block_item(record["id"], record["data"])
+                              for record in climbers_tower.block_records(view, marked)))
 
     def figure_records(self, view: dict[str, Any],
                        seats: list[dict[str, Any]]) -> list[dict[str, str]]:
@@ -189,6 +192,11 @@ class ClimbersHelpers:
             return []
         placed = {block["id"] for block in view.get("blocks") or []}
         return [block for block in pick.values if isinstance(block, str) and block not in placed]
+
+
+@functools.lru_cache(maxsize=4096)
+def _block_item(item_id: str, record: str) -> str:
+    return f'<!--i:cl-td--><i id="{escape(item_id)}" data-b="{escape(record)}"></i><!--/i-->'
 
 
 SPEC = GameSpec(engine=ENGINES["climbers"], helpers=ClimbersHelpers(),

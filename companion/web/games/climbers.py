@@ -19,7 +19,7 @@ from companion.i18n import current_lang
 from companion.i18n import gettext as _
 from companion.web.games import climbers_ask, climbers_tower
 from companion.web.games.climbers_build import SCREEN_SITTING, BuildWords, StepWords
-from companion.web.games.climbers_words import Words, placed_block
+from companion.web.games.climbers_words import Words, placed_block, square_block
 from companion.web.games.spec import GameSpec
 
 #: Keys the phone's tower answers together with the key before them: a ghost tapped is
@@ -129,15 +129,8 @@ class ClimbersHelpers:
         square = parse_square(place)
         if square is None:
             return None
-        for block in view.get("blocks") or []:
-            if block["x"] <= square[0] < block["x"] + block["w"] and \
-                    block["y"] <= square[1] < block["y"] + block["d"] and \
-                    not any(other["z"] >= block["z"] + block["h"]
-                            and other["x"] <= square[0] < other["x"] + other["w"]
-                            and other["y"] <= square[1] < other["y"] + other["d"]
-                            for other in view.get("blocks") or []):
-                return dict(block)
-        return None
+        block = placed_block(view, square_block(view, f"{square[0]},{square[1]}"))
+        return dict(block) if block is not None else None
 
     def placed_block(self, view: dict[str, Any], block_id: Any) -> dict[str, Any] | None:
         return placed_block(view, block_id)

@@ -94,6 +94,12 @@ def _square_blocks(cells: list[dict[str, Any]]) -> dict[str, str]:
     return {f"{c['x']},{c['y']}": c["block"] for c in cells}
 
 
+def square_block(view: dict[str, Any], name: Any) -> str | None:
+    """The block whose top is the square ``name`` ("x,y"), or None."""
+    squares: dict[str, str] = worked_out("squares", view.get("cells") or [], _square_blocks)
+    return squares.get(name) if isinstance(name, str) else None
+
+
 def placed_block(view: dict[str, Any], block_id: Any) -> Block | None:
     """The block as it stands in ``view``, or None (not in the tower yet)."""
     return _tower(view).by_id.get(block_id) if isinstance(block_id, str) else None
@@ -180,9 +186,7 @@ class Words:
         """A square of the tower by the block whose top it is; the table by its name."""
         if name in (None, "table"):
             return _("the table")
-        squares: dict[str, str] = worked_out("squares", view.get("cells") or [],
-                                              _square_blocks)
-        block_id = squares.get(name) if isinstance(name, str) else None
+        block_id = square_block(view, name)
         if block_id is None:
             return _("the table")
         return self.block(view, block_id)

@@ -13,6 +13,7 @@ Pure Python (no Flask): the words come from the caller.
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any
 
 from companion.games.climbers.data import BLOCKS, OPPOSITE_PAIRS, opposite
@@ -66,13 +67,13 @@ def block_records(view: dict[str, Any], marked: str | None) -> list[dict[str, st
     stones = {block: view["colours"][int(seat)]
               for seat, block in (view.get("blocked") or {}).items()}
     return [{"id": f"tb-{block['id']}",
-             "data": _block_record(*(block[key] for key in _RECORDED),
-                                   stones.get(block["id"], "-"), block["id"] == marked)}
+             "data": _block_record(*_recorded(block), stones.get(block["id"], "-"),
+                                   block["id"] == marked)}
             for block in sorted(view.get("blocks") or [], key=lambda b: b["id"])]
 
 
 #: What a block's record is made of, beside its stone and its mark.
-_RECORDED = ("id", "kind", "top", "x", "y", "z", "w", "d", "h")
+_recorded = operator.itemgetter("id", "kind", "top", "x", "y", "z", "w", "d", "h")
 
 
 @functools.lru_cache(maxsize=4096)

@@ -6,6 +6,7 @@ small labels, for the rare tie.
 
 from __future__ import annotations
 
+import operator
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ Block = dict[str, Any]
 
 #: What tells a block apart when it is named: where it stands and what it looks like.
 SHAPE_KEYS = ("id", "kind", "top", "x", "y", "z", "w", "d", "h")
+_shape = operator.itemgetter(*SHAPE_KEYS)
 
 
 @dataclass
@@ -47,7 +49,7 @@ class _Tower:
         self.blocks = blocks
         self.placed = [b for b in blocks if b.get("x") is not None]
         self.by_id = {b["id"]: b for b in self.placed}
-        shapes = tuple(tuple(b[key] for key in SHAPE_KEYS) for b in self.placed)
+        shapes = tuple(map(_shape, self.placed))
         said = _said.get(shapes)
         if said is None:
             said = _Said()

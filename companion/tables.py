@@ -340,7 +340,8 @@ class Table:
 
     def log_tail(self, viewer: int | None, count: int) -> list[dict[str, Any]]:
         """The last ``count`` entries of ``log_for(viewer)``, newest first, without going
-        through the whole match (a page shows only these)."""
+        through the whole match (a page shows only these). Each entry is kept and shared,
+        never changed: a push digests it once for every viewer."""
         undone = self._undone()
         items: list[dict[str, Any]] = []
         for entry in reversed(self.log):

@@ -150,11 +150,15 @@ def watch_json(app: Flask) -> None:
 
 class Call:
     """A function for a template, with the inputs it closes over: a region that calls it is
-    redrawn when those change."""
+    redrawn when those change. ``kept`` are more inputs, each never changed once made (a
+    table's log entries, ``Table.log_tail``): a push digests each once for all its viewers
+    (``ViewDigests``)."""
 
-    def __init__(self, function: Callable[..., Any], *inputs: Any) -> None:
+    def __init__(self, function: Callable[..., Any], *inputs: Any,
+                 kept: Sequence[Any] = ()) -> None:
         self.function = function
         self.inputs = inputs
+        self.kept = kept
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.function(*args, **kwargs)
@@ -163,7 +167,7 @@ class Call:
 def _plain(value: Any) -> Any:
     """What ``json.dumps`` digests of a value it cannot serialise itself (its ``default``)."""
     if isinstance(value, Call):
-        return value.inputs
+        return [value.inputs, value.kept]
     if isinstance(value, _Reading):
         return value.unwatched()
     if isinstance(value, set | frozenset):
@@ -269,15 +273,24 @@ class Inputs:
                 else:
                     found = _ABSENT
                     break
-            shared = self._views is not None and read[0] == "view" and len(read) > 1 \
-                and type(found) in (list, dict)
-            self._digests[read] = self._views.digest(found) if shared and self._views \
-                else digest(found)
+            views = self._views
+            if views is not None and read[0] == "view" and len(read) > 1 \
+                    and type(found) in (list, dict):
+                self._digests[read] = views.digest(found)
+            elif views is not None and isinstance(found, Call) and found.kept:
+                self._digests[read] = digest([found.inputs,
+                                              [views.digest(value) for value in found.kept]])
+            else:
+                self._digests[read] = digest(found)
         return self._digests[read]
 
     def matches(self, drawn: Drawn) -> bool:
         """Whether ``drawn`` read exactly what this context holds (and so shows it)."""
-        return all(was is not None and self.digest(read) == was for read, was in drawn.reads)
+        known = self._digests
+        for read, was in drawn.reads:
+            if was is None or (known[read] if read in known else self.digest(read)) != was:
+                return False
+        return True
 
 
 class RegionMemo:

@@ -89,7 +89,7 @@ def regions(table: Table, seat: int | None, is_host: bool = False,
     context["notice"] = notice
     context["log_lines"] = Call(lambda: log_lines(table, context), table.code,
                                 context["match_no"], [seat["name"] for seat in context["seats"]],
-                                context["is_host"], context["log"])
+                                context["is_host"], kept=context["log"])
     reuse = _reuse(memo, context)
     parts = []
     for region_id, template in layout:

@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 
 from companion.games.climbers import Climbers
+from companion.i18n import drawing_in
 from companion.web.clauses import clause_text
-from companion.web.games.climbers_words import _touching, neighbour
+from companion.web.games.climbers import ClimbersHelpers
+from companion.web.games.climbers_words import _neighbour, _touching, neighbour
 from companion.web.services import services
 from tests.conftest import ApiTable
 
@@ -110,3 +112,46 @@ def test_the_colour_a_way_crosses_is_named_in_the_readers_words(app):
                            {"colour": "dark-blue"}).startswith("Le chemin passe par du bleu foncé")
         assert clause_text("climbers", "cl.figure.colour-way", "en",
                            {"colour": "yellow"}).startswith("The way there crosses yellow")
+
+
+def test_words_kept_for_a_tower_are_the_words_of_the_tower_as_it_stands(app):
+    """A block's words are kept by the tower's blocks in place and shared by every view
+    of it: through a whole game, each block's words are what working them out afresh
+    gives, so a block moved (or one beside it) is never named as it stood before."""
+    helpers = ClimbersHelpers()
+    rng = random.Random(7)
+    state = G.apply(G.setup(3, {}, 7), 0, {"type": "built"})
+    checked = 0
+    with app.test_request_context(), drawing_in("en"):
+        words = helpers.words
+        for _ in range(40):
+            if G.outcome(state) is not None:
+                break
+            for view in (G.view(state, None), G.view(state, state["turn"])):
+                placed = [b for b in view["blocks"] if b.get("x") is not None]
+                for block in placed:
+                    near = _neighbour(placed, block)
+                    level = f"on level {block['z'] + block['h']}"
+                    fresh = f"{words.looks(block)} " + \
+                        (f"{level}, {words.beside(near)}" if near is not None else level)
+                    assert words.block(view, block["id"]) == fresh
+                    checked += 1
+            seat = state["turn"]
+            state = G.apply(state, seat, rng.choice(G.legal_moves(state, seat)))
+    assert checked > 1000
+
+
+def test_the_block_under_a_figure_is_the_highest_at_its_square():
+    """``standing_on`` reads the tower's squares: on every square it is the highest block
+    that covers it, as the blocks themselves say; off the tower, none."""
+    helpers = ClimbersHelpers()
+    for seed in (1, 5, 11):
+        view = G.view(G.apply(G.setup(3, {}, seed), 0, {"type": "built"}), None)
+        placed = [b for b in view["blocks"] if b.get("x") is not None]
+        for cell in view["cells"]:
+            covering = [b for b in placed if b["x"] <= cell["x"] < b["x"] + b["w"]
+                        and b["y"] <= cell["y"] < b["y"] + b["d"]]
+            highest = max(covering, key=lambda b: b["z"] + b["h"])
+            assert helpers.standing_on(view, f"{cell['x']},{cell['y']}") == highest
+        assert helpers.standing_on(view, "99,99") is None
+        assert helpers.standing_on(view, "table") is None

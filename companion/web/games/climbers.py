@@ -7,17 +7,19 @@ seat's own legal moves (for the placements on offer).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from flask_babel import gettext as _
+from markupsafe import Markup, escape
 
 from companion.games.climbers.data import BLOCKS, SEED
 from companion.games.climbers.geometry import parse_square, shape
 from companion.games.registry import BY_ID as ENGINES
 from companion.i18n import current_lang
+from companion.i18n import gettext as _
 from companion.web.games import climbers_ask, climbers_tower
 from companion.web.games.climbers_build import SCREEN_SITTING, BuildWords, StepWords
-from companion.web.games.climbers_words import Words, placed_block
+from companion.web.games.climbers_words import Words, placed_block, square_block
 from companion.web.games.spec import GameSpec
 
 #: Keys the phone's tower answers together with the key before them: a ghost tapped is
@@ -28,11 +30,11 @@ RIDERS = ("y", "long")
 class ClimbersHelpers:
     riders = RIDERS
 
-    def block_records(self, view: dict[str, Any],
-                      marked: str | None = None) -> list[dict[str, str]]:
+    def block_items(self, view: dict[str, Any], marked: str | None = None) -> Markup:
         """The tower's blocks as the browser draws them (``climbers_tower``), ``marked``
-        outlined."""
-        return climbers_tower.block_records(view, marked)
+        outlined: the list items of ``#cl-td`` (``tower_data.html``), each made once."""
+        return Markup("".join(_block_item(record["id"], record["data"])
+                              for record in climbers_tower.block_records(view, marked)))
 
     def figure_records(self, view: dict[str, Any],
                        seats: list[dict[str, Any]]) -> list[dict[str, str]]:
@@ -62,6 +64,10 @@ class ClimbersHelpers:
     def letter_pairs(self) -> str:
         """Each colour and its letter, for the drawing: "red R yellow Y …"."""
         return " ".join(f"{name} {self.letter(name)}" for name in SEED["names"]["letters"])
+
+    def tallest(self, view: dict[str, Any]) -> int:
+        """The highest top of the tower (at least 1): the full length of a height bar."""
+        return max([*(cell["height"] for cell in view.get("cells") or []), 1])
 
     def tops_said(self, view: dict[str, Any]) -> str:
         """The tower's tops by colour, for a screen reader: "Tops: 4 red (R), 2 violet (V)"."""
@@ -123,15 +129,8 @@ class ClimbersHelpers:
         square = parse_square(place)
         if square is None:
             return None
-        for block in view.get("blocks") or []:
-            if block["x"] <= square[0] < block["x"] + block["w"] and \
-                    block["y"] <= square[1] < block["y"] + block["d"] and \
-                    not any(other["z"] >= block["z"] + block["h"]
-                            and other["x"] <= square[0] < other["x"] + other["w"]
-                            and other["y"] <= square[1] < other["y"] + other["d"]
-                            for other in view.get("blocks") or []):
-                return dict(block)
-        return None
+        block = placed_block(view, square_block(view, f"{square[0]},{square[1]}"))
+        return dict(block) if block is not None else None
 
     def placed_block(self, view: dict[str, Any], block_id: Any) -> dict[str, Any] | None:
         return placed_block(view, block_id)
@@ -186,6 +185,11 @@ class ClimbersHelpers:
             return []
         placed = {block["id"] for block in view.get("blocks") or []}
         return [block for block in pick.values if isinstance(block, str) and block not in placed]
+
+
+@functools.lru_cache(maxsize=4096)
+def _block_item(item_id: str, record: str) -> str:
+    return f'<!--i:cl-td--><i id="{escape(item_id)}" data-b="{escape(record)}"></i><!--/i-->'
 
 
 SPEC = GameSpec(engine=ENGINES["climbers"], helpers=ClimbersHelpers(),

@@ -14,7 +14,7 @@ from typing import Any
 from companion.games.base import has_values
 from companion.games.climbers.data import BLOCKS
 from companion.games.climbers.geometry import footprint, parse_square, shape
-from companion.web.games.climbers_words import Words
+from companion.web.games.climbers_words import Words, worked_out
 
 #: The confirm form's values for a move: {"move_json", "client_move_id", …}.
 Offer = Callable[[dict[str, Any]], dict[str, Any]]
@@ -29,7 +29,14 @@ def _json(value: dict[str, Any]) -> str:
 
 
 def _heights(view: dict[str, Any]) -> dict[tuple[int, int], tuple[int, str]]:
-    return {(c["x"], c["y"]): (c["height"], c["block"]) for c in view.get("cells") or []}
+    """Each square's height and the block whose top it is, worked out once for a view."""
+    found: dict[tuple[int, int], tuple[int, str]] = \
+        worked_out("heights", view.get("cells") or [], _cell_heights)
+    return found
+
+
+def _cell_heights(cells: list[dict[str, Any]]) -> dict[tuple[int, int], tuple[int, str]]:
+    return {(c["x"], c["y"]): (c["height"], c["block"]) for c in cells}
 
 
 #: The ladders a walk may use, cheapest first: each leaves the figure every climb the

@@ -12,6 +12,8 @@ Pure Python (no Flask): the words come from the caller.
 
 from __future__ import annotations
 
+import functools
+import operator
 from typing import Any
 
 from companion.games.climbers.data import BLOCKS, OPPOSITE_PAIRS, opposite
@@ -64,15 +66,23 @@ def block_records(view: dict[str, Any], marked: str | None) -> list[dict[str, st
     the block ``marked`` (moved this turn, or entered last)."""
     stones = {block: view["colours"][int(seat)]
               for seat, block in (view.get("blocked") or {}).items()}
-    records = []
-    for block in sorted(view.get("blocks") or [], key=lambda b: b["id"]):
-        faces = face_colours(block)
-        fields = [block["id"], block["kind"],
-                  *(str(block[key]) for key in ("x", "y", "z", "w", "d", "h")),
-                  *(faces[face] for face in FACES),
-                  stones.get(block["id"], "-"), "1" if block["id"] == marked else "0"]
-        records.append({"id": f"tb-{block['id']}", "data": " ".join(fields)})
-    return records
+    return [{"id": f"tb-{block['id']}",
+             "data": _block_record(*_recorded(block), stones.get(block["id"], "-"),
+                                   block["id"] == marked)}
+            for block in sorted(view.get("blocks") or [], key=lambda b: b["id"])]
+
+
+#: What a block's record is made of, beside its stone and its mark.
+_recorded = operator.itemgetter("id", "kind", "top", "x", "y", "z", "w", "d", "h")
+
+
+@functools.lru_cache(maxsize=4096)
+def _block_record(block_id: str, kind: str, top: str, x: int, y: int, z: int, w: int, d: int,
+                  h: int, stone: str, marked: bool) -> str:
+    """One block's record (``block_records``), worked out once: a move moves one block."""
+    faces = face_colours({"id": block_id, "kind": kind, "top": top, "w": w, "d": d, "h": h})
+    return " ".join([block_id, kind, *(str(value) for value in (x, y, z, w, d, h)),
+                     *(faces[face] for face in FACES), stone, "1" if marked else "0"])
 
 
 def figure_records(view: dict[str, Any], seats: list[dict[str, Any]]) -> list[dict[str, str]]:

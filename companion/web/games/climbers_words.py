@@ -6,19 +6,105 @@ small labels, for the rare tie.
 
 from __future__ import annotations
 
-import functools
+import operator
+import threading
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
-from flask_babel import gettext as _
+from companion.i18n import current_lang
+from companion.i18n import gettext as _
+from companion.lru import LRU
 
 Block = dict[str, Any]
 
 
+#: What tells a block apart when it is named: where it stands and what it looks like.
+SHAPE_KEYS = ("id", "kind", "top", "x", "y", "z", "w", "d", "h")
+_shape = operator.itemgetter(*SHAPE_KEYS)
+
+
+@dataclass
+class _Said:
+    """What was said of a tower of these very blocks, in place: the block named beside each
+    block, and each block in words by language. Shared by every state that leaves the blocks
+    where they stand (a walk, the blocking stone, the end of a turn)."""
+
+    beside: dict[str, str | None] = field(default_factory=dict)
+    #: (language, block id): "the red-topped cube on level 6, next to the grey foundation".
+    words: dict[tuple[str, str], str] = field(default_factory=dict)
+
+
+#: The towers said lately, by their blocks in place (``SHAPE_KEYS``).
+_said: LRU[tuple[tuple[Any, ...], ...], _Said] = LRU(64)
+
+
+class _Tower:
+    """One view's tower: its blocks by id, and what is said of them (``_Said``). A view is
+    never changed once made (``Table._view``) and every viewer's view of a state shares
+    the public view's list of blocks, so the list itself is the key (``worked_out``): a
+    push names the same blocks in many log lines, regions and lit tops, for every phone."""
+
+    def __init__(self, blocks: list[Block]) -> None:
+        self.blocks = blocks
+        self.placed = [b for b in blocks if b.get("x") is not None]
+        self.by_id = {b["id"]: b for b in self.placed}
+        shapes = tuple(map(_shape, self.placed))
+        said = _said.get(shapes)
+        if said is None:
+            said = _Said()
+            _said.put(shapes, said)
+        self.said = said
+
+    def beside(self, block: Block) -> Block | None:
+        """The block to name beside ``block`` of this tower (``neighbour``)."""
+        if block["id"] not in self.said.beside:
+            near = _neighbour(self.placed, block)
+            self.said.beside[block["id"]] = near["id"] if near is not None else None
+        found = self.said.beside[block["id"]]
+        return self.by_id[found] if found is not None else None
+
+
+#: What was worked out lately for a view's list (a tower, its squares), by the list's
+#: identity: each entry holds its list, so the id is not reused while it is kept.
+_kept: dict[tuple[str, int], tuple[Any, Any]] = {}
+_kept_lock = threading.Lock()
+KEPT = 128
+
+
+def worked_out(what: str, value: list[Any], work: Callable[[list[Any]], Any]) -> Any:
+    """``work(value)``, done once for the list ``value`` of a view (a tower's blocks, its
+    squares), which is never changed (see ``_Tower``). ``what`` names the work."""
+    with _kept_lock:
+        found = _kept.get((what, id(value)))
+        if found is not None and found[0] is value:
+            return found[1]
+        if len(_kept) >= KEPT:
+            _kept.clear()
+        made = work(value)
+        _kept[(what, id(value))] = (value, made)
+        return made
+
+
+def _tower(view: dict[str, Any]) -> _Tower:
+    tower: _Tower = worked_out("tower", view.get("blocks") or [], _Tower)
+    return tower
+
+
+def _square_blocks(cells: list[dict[str, Any]]) -> dict[str, str]:
+    """Each square of the tower ("x,y") and the block whose top it is."""
+    return {f"{c['x']},{c['y']}": c["block"] for c in cells}
+
+
+def square_block(view: dict[str, Any], name: Any) -> str | None:
+    """The block whose top is the square ``name`` ("x,y"), or None."""
+    squares: dict[str, str] = worked_out("squares", view.get("cells") or [], _square_blocks)
+    return squares.get(name) if isinstance(name, str) else None
+
+
 def placed_block(view: dict[str, Any], block_id: Any) -> Block | None:
     """The block as it stands in ``view``, or None (not in the tower yet)."""
-    found = next((b for b in view.get("blocks") or [] if b["id"] == block_id), None)
-    return found if found is not None and found.get("x") is not None else None
+    return _tower(view).by_id.get(block_id) if isinstance(block_id, str) else None
 
 
 def _touching(a: Block, b: Block) -> bool:
@@ -35,33 +121,15 @@ def _looks(block: Block) -> tuple[str, str]:
     return block["kind"], block["top"]
 
 
-#: A block as its neighbour is chosen: where it stands and what it looks like.
-Shape = tuple[str, str, str, int, int, int, int, int, int]
-SHAPE_KEYS = ("id", "kind", "top", "x", "y", "z", "w", "d", "h")
-
-
 def neighbour(view: dict[str, Any], block: Block) -> Block | None:
     """The block beside ``block`` worth naming: the one that best tells it apart from the
     blocks that look like it at its level (then the tallest), so a player finds it. A
     block of the tower is looked up among the answers for the whole tower, worked out once
-    for each tower (a push names the same blocks in many lines and regions)."""
-    blocks = [b for b in view.get("blocks") or [] if b.get("x") is not None]
-    shapes = tuple(tuple(b[key] for key in SHAPE_KEYS) for b in blocks)
-    own = tuple(block.get(key) for key in SHAPE_KEYS)
-    if own in shapes:
-        found = _neighbours(shapes).get(block["id"])
-        return next((b for b in blocks if b["id"] == found), None) if found else None
-    return _neighbour(blocks, block)
-
-
-@functools.lru_cache(maxsize=64)
-def _neighbours(shapes: tuple[Shape, ...]) -> dict[str, str | None]:
-    blocks: list[Block] = [dict(zip(SHAPE_KEYS, shape, strict=True)) for shape in shapes]
-    found: dict[str, str | None] = {}
-    for block in blocks:
-        near = _neighbour(blocks, block)
-        found[block["id"]] = near["id"] if near is not None else None
-    return found
+    for each tower (``_Tower``)."""
+    tower = _tower(view)
+    if tower.by_id.get(block.get("id")) == block:
+        return tower.beside(block)
+    return _neighbour(tower.placed, block)
 
 
 def _neighbour(blocks: list[Block], block: Block) -> Block | None:
@@ -106,20 +174,24 @@ class Words:
 
     def block(self, view: dict[str, Any], block_id: Any) -> str:
         """"the red-topped half-cube on level 6, next to the grey foundation"."""
-        block = placed_block(view, block_id)
+        tower = _tower(view)
+        block = tower.by_id.get(block_id) if isinstance(block_id, str) else None
         if block is None:
             return str(block_id)
-        return f"{self.looks(block)} {self.place(view, block)}"
+        key = (current_lang(), block["id"])
+        said = tower.said.words.get(key)
+        if said is None:
+            said = tower.said.words[key] = f"{self.looks(block)} {self.place(view, block)}"
+        return said
 
     def square(self, view: dict[str, Any], name: Any) -> str:
         """A square of the tower by the block whose top it is; the table by its name."""
         if name in (None, "table"):
             return _("the table")
-        cell = next((c for c in view.get("cells") or []
-                     if f"{c['x']},{c['y']}" == name), None)
-        if cell is None:
+        block_id = square_block(view, name)
+        if block_id is None:
             return _("the table")
-        return self.block(view, cell["block"])
+        return self.block(view, block_id)
 
     def ladders(self, ladders: str) -> str:
         """The ladders a walk uses: "with the short ladder", "with no ladder"."""

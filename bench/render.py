@@ -7,7 +7,7 @@ For each game (or ``--game``) it seats the most players the game allows (capped 
 plays seeded random legal moves through ``Tables.submit`` and, after each move, draws what
 every phone and one table screen would be pushed, with the hub's own renderer and diff.
 It reports the CPU time of those drawings per move: each move's shortest over ``--runs``
-fresh runs (a fresh app each, so nothing drawn in one run helps the next), then the median
+fresh runs (a process each, so nothing kept in one run helps the next), then the median
 and mean over the moves, with the garbage collector set as the server's worker sets it.
 This machine's timings drift by a fifth or more from one minute to the next; for a
 comparison that does not, count instructions, which is the same from run to run: run one
@@ -20,10 +20,12 @@ drawing took (wall time, in the first run).
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import statistics
 import sys
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,6 +59,16 @@ def play(game_id: str, seed: int, moves: int,
     return spent, Counter(memo.drawings if memo else ()), dict(memo.seconds if memo else {})
 
 
+def fresh_run(game_id: str, seed: int, moves: int,
+              render: bool) -> tuple[list[float], Counter[str], dict[str, float]]:
+    """``play`` in a process of its own: nothing one run kept (templates compiled, words
+    said, drawings) helps the next, as nothing helps a server's first game."""
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=1, mp_context=spawn,
+                             initializer=post_worker_init, initargs=(None,)) as pool:
+        return pool.submit(play, game_id, seed, moves, render).result()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=sorted(BY_ID), help="only this game")
@@ -68,10 +80,9 @@ def main() -> None:
     parser.add_argument("--regions", action="store_true",
                         help="how many times a move draws each region and fragment")
     args = parser.parse_args()
-    post_worker_init(None)  # the server's worker collects garbage as seldom
     print("game | moves | ms per move, median | mean")
     for game_id in [args.game] if args.game else BY_ID:
-        runs = [play(game_id, args.seed, args.moves, not args.no_render)
+        runs = [fresh_run(game_id, args.seed, args.moves, not args.no_render)
                 for _ in range(args.runs)]
         least = [min(times) for times in zip(*(spent for spent, _, _ in runs), strict=True)]
         print(f"{game_id} | {len(least)} | {statistics.median(least) * 1e3:.1f} | "

@@ -187,6 +187,12 @@
     return classes;
   }
 
+  // Where the blocking stone may go: the stone, faint, on the block.
+  function stoneGhost(b, cam, colour) {
+    const [cx, cy] = cam.point(b.x + b.w / 2, b.y + b.d / 2, b.z + b.h);
+    return `<ellipse class="cl-stone-ghost" cx="${r1(cx)}" cy="${r1(cy)}" rx="${UNIT * 0.7}" ry="${UNIT * 0.45}" stroke="${FILL[colour] || "#fff"}"/>`;
+  }
+
   function blockSvg(b, cam, tower, opts, classes) {
     const stoneSpot = opts.stones && opts.stones.has(b.id);
     const name = blockName(b.id, opts);
@@ -201,16 +207,34 @@
         g += `<text x="${r1(cx)}" y="${r1(cy)}" fill="${ink}" class="cl-ltr" data-colour="${colour}">${esc(tower.letters[colour] || "")}</text>`;
       }
     }
-    if (stoneSpot) {  // where the blocking stone may go: the stone, faint, on the block
-      const [cx, cy] = cam.point(b.x + b.w / 2, b.y + b.d / 2, b.z + b.h);
-      g += `<ellipse class="cl-stone-ghost" cx="${r1(cx)}" cy="${r1(cy)}" rx="${UNIT * 0.7}" ry="${UNIT * 0.45}" stroke="${FILL[opts.stoneColour] || "#fff"}"/>`;
-    }
+    if (stoneSpot) g += stoneGhost(b, cam, opts.stoneColour);
     if (b.stone) {
       const [cx, cy] = cam.point(b.x + b.w / 2, b.y + b.d / 2, b.z + b.h);
       g += `<g class="cl-stone"><ellipse cx="${r1(cx)}" cy="${r1(cy)}" rx="${UNIT * 0.7}" ry="${UNIT * 0.45}" fill="#111" stroke="${FILL[b.stone] || "#fff"}" stroke-width="2.5"/>` +
            `<path d="M${r1(cx - 4)} ${r1(cy - 2.5)}l8 5m0 -5l-8 5" stroke="#fff" stroke-width="1.5"/></g>`;
     }
     return g + "</g>";
+  }
+
+  // A block's node drawn before, dressed for what the question asks of it now (its
+  // classes, its name, the faint stone): its faces stay, so the browser styles and lays out
+  // a few attributes, not a new node.
+  function dress(node, b, cam, opts, classes) {
+    const name = blockName(b.id, opts);
+    node.setAttribute("class", classes);
+    if (name) {
+      node.setAttribute("tabindex", "0");
+      node.setAttribute("role", "button");
+      node.setAttribute("aria-label", name);
+    } else {
+      for (const attr of ["tabindex", "role", "aria-label"]) node.removeAttribute(attr);
+    }
+    const old = node.querySelector(":scope > .cl-stone-ghost");
+    if (old) old.remove();
+    if (opts.stones && opts.stones.has(b.id)) {
+      scratch.innerHTML = stoneGhost(b, cam, opts.stoneColour);
+      node.insertBefore(scratch.firstChild, node.querySelector(":scope > .cl-stone"));
+    }
   }
 
   const PAWN_H = UNIT * 2.6, PAWN_W = UNIT * 0.55, HEAD = UNIT * 0.62;
@@ -327,21 +351,27 @@
       obstacles.push(rect);
       grow(frame, rect);
       const classes = box.kind === "ghost" ? "" : blockClasses(box, opts);
-      const sign = box.kind === "ghost" ? geometry : `${angle}|${box.rec}|${classes}|${opts.letters ? 1 : 0}|${blockName(id, opts)}|${opts.stoneColour || ""}`;
+      // its faces (redrawn when they change) and what the question makes of it (dressed)
+      const sign = box.kind === "ghost" ? geometry : `${angle}|${box.rec}|${opts.letters ? 1 : 0}`;
+      const look = box.kind === "ghost" ? "" : `${classes}|${blockName(id, opts)}|${opts.stones && opts.stones.has(id) ? opts.stoneColour : ""}`;
       const known = mem.nodes.get(id);
-      if (known && known.sign === sign) { nodes.push(known.node); continue; }
+      if (known && known.sign === sign) {
+        if (known.look !== look) { dress(known.node, box, cam, opts, classes); known.look = look; }
+        nodes.push(known.node);
+        continue;
+      }
       const html = box.kind === "ghost"
         ? `<g class="cl-ghost chosen" data-ghost="${box.key}">` + faces(box, cam).map(([, c]) => `<polygon points="${pts(cam, c)}"/>`).join("") + "</g>"
         : blockSvg(box, cam, tower, opts, classes);
-      fresh.push([id, sign, nodes.length, html]);
+      fresh.push([id, sign, look, nodes.length, html]);
       nodes.push(null);
     }
     if (fresh.length) {
-      scratch.innerHTML = fresh.map((f) => f[3]).join("");
+      scratch.innerHTML = fresh.map((f) => f[4]).join("");
       const made = [...scratch.children];
-      fresh.forEach(([id, sign, at], i) => {
+      fresh.forEach(([id, sign, look, at], i) => {
         nodes[at] = made[i];
-        mem.nodes.set(id, {sign, node: made[i]});
+        mem.nodes.set(id, {sign, look, node: made[i]});
       });
     }
     for (const id of [...mem.nodes.keys()]) if (!byId.has(id)) mem.nodes.delete(id);

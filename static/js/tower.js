@@ -187,10 +187,11 @@
     return classes;
   }
 
-  // Where the blocking stone may go: the stone, faint, on the block.
+  // Where the blocking stone may go: the stone, faint, on the block (its ellipse's attributes).
   function stoneGhost(b, cam, colour) {
     const [cx, cy] = cam.point(b.x + b.w / 2, b.y + b.d / 2, b.z + b.h);
-    return `<ellipse class="cl-stone-ghost" cx="${r1(cx)}" cy="${r1(cy)}" rx="${UNIT * 0.7}" ry="${UNIT * 0.45}" stroke="${FILL[colour] || "#fff"}"/>`;
+    return [["class", "cl-stone-ghost"], ["cx", r1(cx)], ["cy", r1(cy)], ["rx", UNIT * 0.7], ["ry", UNIT * 0.45],
+            ["stroke", FILL[colour] || "#fff"]];
   }
 
   function blockSvg(b, cam, tower, opts, classes) {
@@ -207,7 +208,7 @@
         g += `<text x="${r1(cx)}" y="${r1(cy)}" fill="${ink}" class="cl-ltr" data-colour="${colour}">${esc(tower.letters[colour] || "")}</text>`;
       }
     }
-    if (stoneSpot) g += stoneGhost(b, cam, opts.stoneColour);
+    if (stoneSpot) g += `<ellipse ${stoneGhost(b, cam, opts.stoneColour).map(([k, v]) => `${k}="${v}"`).join(" ")}/>`;
     if (b.stone) {
       const [cx, cy] = cam.point(b.x + b.w / 2, b.y + b.d / 2, b.z + b.h);
       g += `<g class="cl-stone"><ellipse cx="${r1(cx)}" cy="${r1(cy)}" rx="${UNIT * 0.7}" ry="${UNIT * 0.45}" fill="#111" stroke="${FILL[b.stone] || "#fff"}" stroke-width="2.5"/>` +
@@ -221,20 +222,22 @@
   // a few attributes, not a new node.
   function dress(node, b, cam, opts, classes) {
     const name = blockName(b.id, opts);
-    node.setAttribute("class", classes);
-    if (name) {
-      node.setAttribute("tabindex", "0");
-      node.setAttribute("role", "button");
-      node.setAttribute("aria-label", name);
-    } else {
-      for (const attr of ["tabindex", "role", "aria-label"]) node.removeAttribute(attr);
-    }
+    const set = (attr, value) => {
+      if (value === null) node.removeAttribute(attr);
+      else if (node.getAttribute(attr) !== value) node.setAttribute(attr, value);
+    };
+    set("class", classes);
+    set("tabindex", name ? "0" : null);
+    set("role", name ? "button" : null);
+    set("aria-label", name || null);
+    const want = opts.stones && opts.stones.has(b.id) ? stoneGhost(b, cam, opts.stoneColour) : null;
     const old = node.querySelector(":scope > .cl-stone-ghost");
+    if (old && want && old.getAttribute("stroke") === want[want.length - 1][1]) return;
     if (old) old.remove();
-    if (opts.stones && opts.stones.has(b.id)) {
-      scratch.innerHTML = stoneGhost(b, cam, opts.stoneColour);
-      node.insertBefore(scratch.firstChild, node.querySelector(":scope > .cl-stone"));
-    }
+    if (!want) return;
+    const ghost = document.createElementNS(NS, "ellipse");
+    for (const [attr, value] of want) ghost.setAttribute(attr, value);
+    node.insertBefore(ghost, node.querySelector(":scope > .cl-stone"));
   }
 
   const PAWN_H = UNIT * 2.6, PAWN_W = UNIT * 0.55, HEAD = UNIT * 0.62;
@@ -517,8 +520,9 @@
     return opts;
   }
 
-  // What each view was drawn from last; the table screen's small views, waiting for the
-  // frames after the one that shows the large view, one a frame.
+  // What each view was drawn from last; the views that wait (data-later: the table
+  // screen's small views, the phone's own) for the frames after the one that shows the
+  // swap, one a frame, so that no frame carries both a push's swap and a drawing.
   const drawn = new WeakMap();
   const sizes = new WeakMap();
   const watching = new WeakSet();
@@ -558,6 +562,7 @@
     if (svg.dataset.mark) opts.mark = svg.dataset.mark;
     draw(svg, tower, angle, opts);
     drawn.set(svg, key);
+    if (!window.clTowerMore) loadMore();
   }
 
   function redraw(force) {
@@ -576,7 +581,6 @@
       drawView(svg, data, tower, key, angle);
     }
     if (queued.length && !waiting) nextFrame();
-    if (tower && !window.clTowerMore) loadMore();
   }
 
   // One waiting view drawn after the next frame is shown, then the next one after that.

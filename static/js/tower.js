@@ -520,9 +520,10 @@
     return opts;
   }
 
-  // What each view was drawn from last; the views that wait (data-later: the table
-  // screen's small views, the phone's own) for the frames after the one that shows the
-  // swap, one a frame, so that no frame carries both a push's swap and a drawing.
+  // What each view was drawn from last; the views that wait for the frames after the one
+  // that shows the swap, one a frame, so that no frame carries both a push's swap and a
+  // drawing: data-later (the table screen's small views) always, data-later="push" (the
+  // phone's own) after a push, not after the player's own turn or tap.
   const drawn = new WeakMap();
   const sizes = new WeakMap();
   const watching = new WeakSet();
@@ -530,6 +531,8 @@
     for (const entry of entries) sizes.set(entry.target, entry.contentRect);
   });
   const queued = [];
+  let pushing = false;  // a push's message is being swapped in
+  const waits = (svg) => svg.dataset.later !== undefined && (svg.dataset.later !== "push" || pushing);
   let waiting = false;
 
   // tower-more.js (ghosts' handles, the screen's mark, fewer moves) comes after a drawing.
@@ -573,7 +576,7 @@
     for (const svg of document.querySelectorAll("svg.cl-3d")) {
       const [key, angle] = viewKey(svg, said);
       if (!force && drawn.get(svg) === key && svg.firstChild) continue;
-      if (!force && svg.dataset.later !== undefined) {
+      if (!force && waits(svg)) {
         if (!queued.includes(svg)) queued.push(svg);
         continue;
       }
@@ -771,6 +774,10 @@
 
   document.addEventListener("DOMContentLoaded", refresh);
   document.addEventListener("htmx:after:swap", refresh);
-  document.addEventListener("htmx:ws:after:message:incoming", refresh);
+  document.addEventListener("htmx:ws:before:message:incoming", () => { pushing = true; });
+  document.addEventListener("htmx:ws:after:message:incoming", () => {
+    refresh();
+    pushing = false;
+  });
   document.addEventListener("htmx:finally:request", () => setTimeout(refresh, 0));
 })();

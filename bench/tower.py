@@ -1,6 +1,7 @@
 """How long after a push Chromium shows The Climbers' tower drawn again (static/js/tower.js).
 
-Run: .venv/bin/python bench/tower.py [--moves N] [--picks N]
+Run: .venv/bin/python bench/tower.py [--moves N] [--picks N] [--breakdown]
+        [--save-traces DIR] [--invalidations]
 
 A seeded game of three is played some turns in (support/cl_strategy.py), then the table
 screen at 1920 × 1080 and the phone whose turn it is at 360 × 740 open it in Debian's
@@ -19,7 +20,11 @@ frame's time is the time between two frames shown while the drawing goes on: 16.
 no frame is late. On a busy machine these times include waiting for a core, so half as many
 pushes again are traced (Chromium's trace, for the screen, then the phone): the main
 thread's own time in each frame, its tasks and its rendering, which is what must stay under
-16 ms. Printed: median, p90 and worst, in milliseconds.
+16 ms. Chromium traces every page at once: each trace is read for the renderer of the page
+it was started on. Printed: median, p90 and worst, in milliseconds; with ``--breakdown``,
+what the frames over 16 ms spent their time on, on average (style with the elements it
+restyled, layout, paint, script by file and function; "forced by script" when a script
+read the page before its frame).
 """
 
 from __future__ import annotations
@@ -131,28 +136,97 @@ def measure(seen: dict[str, Any], starts: list[float], views: list[str],
         out.setdefault(f"{label} frames", []).extend(b - a for a, b in itertools.pairwise(shown))
 
 
-def frame_work(trace: dict[str, Any]) -> list[float]:
+def frame_work(trace: dict[str, Any]) -> list[tuple[float, Counter[str]]]:
     """The renderer's main thread's own time (CPU, not waiting for it) in each frame of a
     Chromium trace: the tasks since the last frame's rendering, and that rendering; frames
-    with under 2 ms (nothing drawn) left out. The page traced is the renderer that parsed
-    the most HTML."""
+    with under 2 ms (nothing drawn) left out. The trace holds every page of the browser:
+    the page traced is the one its start names (its renderer's main thread). With each
+    frame, what its time went to (``spent``)."""
     events = trace["traceEvents"]
-    threads = Counter((e["pid"], e["tid"]) for e in events if e.get("name") == "ParseHTML")
-    main = threads.most_common(1)[0][0]
+    started = next(e for e in events if e.get("name") == "TracingStartedInBrowser")
+    pid = started["args"]["data"]["frames"][0]["processId"]
+    main = next((e["pid"], e["tid"]) for e in events if e.get("pid") == pid
+                and e.get("name") == "thread_name"
+                and e["args"].get("name") == "CrRendererMain")
     mine = sorted((e for e in events if (e.get("pid"), e.get("tid")) == main
-                   and e.get("ph") == "X"), key=lambda e: e["ts"])
+                   and e.get("ph") == "X"), key=lambda e: (e["ts"], -e.get("dur", 0)))
     renders = [e["ts"] for e in mine if e["name"] == "WebFrameWidgetImpl::BeginMainFrame"]
-    works, current, end = [], 0.0, -1.0
+    works: list[tuple[float, Counter[str]]] = []
+    current, spent = 0.0, Counter[str]()
+    end = script_end = call_end = -1.0
+    rendering = False
     for e in mine:
-        if e["name"] not in ("ThreadControllerImpl::RunTask", "RunTask") or e["ts"] < end:
-            continue  # a task inside another
-        end = e["ts"] + e.get("dur", 0)
-        current += e.get("tdur", e.get("dur", 0)) / 1000
-        if any(e["ts"] <= t <= end for t in renders):
-            if current >= 2:
-                works.append(current)
-            current = 0.0
+        name, ts = e["name"], e["ts"]
+        if name in ("ThreadControllerImpl::RunTask", "RunTask") and ts >= end:
+            if rendering:  # the last task drew a frame: that frame is done
+                if current >= 2:
+                    works.append((current, spent))
+                current, spent = 0.0, Counter()
+            end = ts + e.get("dur", 0)
+            current += e.get("tdur", e.get("dur", 0)) / 1000
+            rendering = any(ts <= t <= end for t in renders)
+            continue
+        if ts >= end:
+            continue  # outside any task
+        forced = ts < script_end
+        if name in SCRIPT and not forced:
+            script_end = ts + e.get("dur", 0)
+        if name == "FunctionCall" and ts >= call_end:
+            call_end = ts + e.get("dur", 0)
+            spent.update(script_file(e))
+        if name in KINDS and not (name in SCRIPT and forced):
+            spent.update(kind(e, forced))
     return works
+
+
+#: The trace events a frame's time is told by, and what each does in words; those that
+#: run script, whose style and layout are forced by it.
+KINDS = {"ParseHTML": "parse HTML", "UpdateLayoutTree": "style", "Layout": "layout",
+         "PrePaint": "pre-paint", "Paint": "paint", "Layerize": "layerize",
+         "HitTest": "hit test", "FunctionCall": "script", "EventDispatch": "script",
+         "TimerFire": "script", "FireAnimationFrame": "script", "EvaluateScript": "script",
+         "v8.evaluateModule": "script", "MajorGC": "gc", "MinorGC": "gc"}
+SCRIPT = {"FunctionCall", "EventDispatch", "TimerFire", "FireAnimationFrame",
+          "EvaluateScript", "v8.evaluateModule"}
+
+
+def kind(event: dict[str, Any], forced: bool) -> Counter[str]:
+    """An event's time (what it called included) by its kind, style and layout forced by a
+    script told apart; style also by the elements it restyled."""
+    name = event["name"]
+    ms = event.get("tdur", event.get("dur", 0)) / 1000
+    label = KINDS[name] + (" (forced by script)" if forced else "")
+    out = Counter({label: ms})
+    args = event.get("args", {})
+    if name == "UpdateLayoutTree":
+        out[f"{label}: elements"] += int(args.get("elementCount", 0) or 0)
+        out[f"{label}: count"] += 1
+    if name == "Layout":
+        out[f"{label}: count"] += 1
+    return out
+
+
+def script_file(event: dict[str, Any]) -> Counter[str]:
+    """A script's time by its file and function."""
+    data = event.get("args", {}).get("data", {})
+    url = str(data.get("url", "")).rsplit("/", 1)[-1].split("?")[0] or "?"
+    ms = event.get("tdur", event.get("dur", 0)) / 1000
+    return Counter({f"  in {url} {data.get('functionName', '')}".rstrip(): ms})
+
+
+def breakdown(works: list[tuple[float, Counter[str]]], over: float = 16) -> str:
+    """What the frames over ``over`` ms did, on average: each kind's time, largest first."""
+    late = [spent for total, spent in works if total > over]
+    if not late:
+        return f"  no frame over {over:g} ms"
+    total: Counter[str] = Counter()
+    for spent in late:
+        total.update(spent)
+    rows = [f"  {len(late)} frames over {over:g} ms, on average a frame's:"]
+    for what, value in total.most_common():
+        unit = "" if what.endswith(("elements", "count")) else " ms"
+        rows.append(f"    {what}: {value / len(late):.1f}{unit}")
+    return "\n".join(rows)
 
 
 def reset(page: Page) -> None:
@@ -164,6 +238,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--picks", type=int, default=12)
+    parser.add_argument("--breakdown", action="store_true",
+                        help="what the traced frames over 16 ms spent their time on")
+    parser.add_argument("--save-traces", type=Path, metavar="DIR",
+                        help="keep Chromium's traces there (tower-screen.json, tower-phone.json)")
+    parser.add_argument("--invalidations", action="store_true",
+                        help="trace why styles and layouts were invalidated too (slower)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"DATABASE": str(Path(tmp) / "tower.sqlite"), "RATE_BURST": 1e9,
@@ -216,6 +296,7 @@ def main() -> None:
         play(30, "tower")
         seat = table.state["turn"]
         results: dict[str, list[float]] = {}
+        late: dict[str, str] = {}
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=shutil.which("chromium"),
                                                  args=CHROMIUM_FLAGS)
@@ -257,10 +338,17 @@ def main() -> None:
             measure(seen, seen["pushes"], ["cl-v-me"], results, "phone, a push:")
             for page, label in ((screen, "screen"), (phone, "phone")):
                 browser.start_tracing(page=page, categories=[
-                    "devtools.timeline", "disabled-by-default-devtools.timeline", "blink"])
+                    "devtools.timeline", "disabled-by-default-devtools.timeline", "blink",
+                    *(["disabled-by-default-devtools.timeline.invalidationTracking"]
+                      if args.invalidations else [])])
                 moved(args.moves // 2)
+                raw = browser.stop_tracing()
+                if args.save_traces:
+                    (args.save_traces / f"tower-{label}.json").write_bytes(raw)
+                works = frame_work(json.loads(raw))
                 results[f"{label}, a push: the main thread's work a frame"] = \
-                    frame_work(json.loads(browser.stop_tracing()))
+                    [total for total, _ in works]
+                late[label] = breakdown(works)
             browser.close()
         httpd.shutdown()
     load = os.getloadavg()
@@ -272,6 +360,8 @@ def main() -> None:
         label, view = key.split(": ")
         if view.startswith("the main thread"):
             print(f"{label} {view}: {percentiles(values)}")
+            if args.breakdown:
+                print(late[label.split(",")[0]])
             continue
         if view in ("cl-v-1", "cl-v-2"):
             continue

@@ -187,6 +187,13 @@
     return classes;
   }
 
+  // Where the blocking stone may go: the stone, faint, on the block (its ellipse's attributes).
+  function stoneGhost(b, cam, colour) {
+    const [cx, cy] = cam.point(b.x + b.w / 2, b.y + b.d / 2, b.z + b.h);
+    return [["class", "cl-stone-ghost"], ["cx", r1(cx)], ["cy", r1(cy)], ["rx", UNIT * 0.7], ["ry", UNIT * 0.45],
+            ["stroke", FILL[colour] || "#fff"]];
+  }
+
   function blockSvg(b, cam, tower, opts, classes) {
     const stoneSpot = opts.stones && opts.stones.has(b.id);
     const name = blockName(b.id, opts);
@@ -201,16 +208,36 @@
         g += `<text x="${r1(cx)}" y="${r1(cy)}" fill="${ink}" class="cl-ltr" data-colour="${colour}">${esc(tower.letters[colour] || "")}</text>`;
       }
     }
-    if (stoneSpot) {  // where the blocking stone may go: the stone, faint, on the block
-      const [cx, cy] = cam.point(b.x + b.w / 2, b.y + b.d / 2, b.z + b.h);
-      g += `<ellipse class="cl-stone-ghost" cx="${r1(cx)}" cy="${r1(cy)}" rx="${UNIT * 0.7}" ry="${UNIT * 0.45}" stroke="${FILL[opts.stoneColour] || "#fff"}"/>`;
-    }
+    if (stoneSpot) g += `<ellipse ${stoneGhost(b, cam, opts.stoneColour).map(([k, v]) => `${k}="${v}"`).join(" ")}/>`;
     if (b.stone) {
       const [cx, cy] = cam.point(b.x + b.w / 2, b.y + b.d / 2, b.z + b.h);
       g += `<g class="cl-stone"><ellipse cx="${r1(cx)}" cy="${r1(cy)}" rx="${UNIT * 0.7}" ry="${UNIT * 0.45}" fill="#111" stroke="${FILL[b.stone] || "#fff"}" stroke-width="2.5"/>` +
            `<path d="M${r1(cx - 4)} ${r1(cy - 2.5)}l8 5m0 -5l-8 5" stroke="#fff" stroke-width="1.5"/></g>`;
     }
     return g + "</g>";
+  }
+
+  // A block's node drawn before, dressed for what the question asks of it now (its
+  // classes, its name, the faint stone): its faces stay, so the browser styles and lays out
+  // a few attributes, not a new node.
+  function dress(node, b, cam, opts, classes) {
+    const name = blockName(b.id, opts);
+    const set = (attr, value) => {
+      if (value === null) node.removeAttribute(attr);
+      else if (node.getAttribute(attr) !== value) node.setAttribute(attr, value);
+    };
+    set("class", classes);
+    set("tabindex", name ? "0" : null);
+    set("role", name ? "button" : null);
+    set("aria-label", name || null);
+    const want = opts.stones && opts.stones.has(b.id) ? stoneGhost(b, cam, opts.stoneColour) : null;
+    const old = node.querySelector(":scope > .cl-stone-ghost");
+    if (old && want && old.getAttribute("stroke") === want[want.length - 1][1]) return;
+    if (old) old.remove();
+    if (!want) return;
+    const ghost = document.createElementNS(NS, "ellipse");
+    for (const [attr, value] of want) ghost.setAttribute(attr, value);
+    node.insertBefore(ghost, node.querySelector(":scope > .cl-stone"));
   }
 
   const PAWN_H = UNIT * 2.6, PAWN_W = UNIT * 0.55, HEAD = UNIT * 0.62;
@@ -327,21 +354,27 @@
       obstacles.push(rect);
       grow(frame, rect);
       const classes = box.kind === "ghost" ? "" : blockClasses(box, opts);
-      const sign = box.kind === "ghost" ? geometry : `${angle}|${box.rec}|${classes}|${opts.letters ? 1 : 0}|${blockName(id, opts)}|${opts.stoneColour || ""}`;
+      // its faces (redrawn when they change) and what the question makes of it (dressed)
+      const sign = box.kind === "ghost" ? geometry : `${angle}|${box.rec}|${opts.letters ? 1 : 0}`;
+      const look = box.kind === "ghost" ? "" : `${classes}|${blockName(id, opts)}|${opts.stones && opts.stones.has(id) ? opts.stoneColour : ""}`;
       const known = mem.nodes.get(id);
-      if (known && known.sign === sign) { nodes.push(known.node); continue; }
+      if (known && known.sign === sign) {
+        if (known.look !== look) { dress(known.node, box, cam, opts, classes); known.look = look; }
+        nodes.push(known.node);
+        continue;
+      }
       const html = box.kind === "ghost"
         ? `<g class="cl-ghost chosen" data-ghost="${box.key}">` + faces(box, cam).map(([, c]) => `<polygon points="${pts(cam, c)}"/>`).join("") + "</g>"
         : blockSvg(box, cam, tower, opts, classes);
-      fresh.push([id, sign, nodes.length, html]);
+      fresh.push([id, sign, look, nodes.length, html]);
       nodes.push(null);
     }
     if (fresh.length) {
-      scratch.innerHTML = fresh.map((f) => f[3]).join("");
+      scratch.innerHTML = fresh.map((f) => f[4]).join("");
       const made = [...scratch.children];
-      fresh.forEach(([id, sign, at], i) => {
+      fresh.forEach(([id, sign, look, at], i) => {
         nodes[at] = made[i];
-        mem.nodes.set(id, {sign, node: made[i]});
+        mem.nodes.set(id, {sign, look, node: made[i]});
       });
     }
     for (const id of [...mem.nodes.keys()]) if (!byId.has(id)) mem.nodes.delete(id);
@@ -487,8 +520,10 @@
     return opts;
   }
 
-  // What each view was drawn from last; the table screen's small views, waiting for the
-  // frames after the one that shows the large view, one a frame.
+  // What each view was drawn from last; the views that wait for the frames after the one
+  // that shows the swap, one a frame, so that no frame carries both a push's swap and a
+  // drawing: data-later (the table screen's small views) always, data-later="push" (the
+  // phone's own) after a push, not after the player's own turn or tap.
   const drawn = new WeakMap();
   const sizes = new WeakMap();
   const watching = new WeakSet();
@@ -496,6 +531,8 @@
     for (const entry of entries) sizes.set(entry.target, entry.contentRect);
   });
   const queued = [];
+  let pushing = false;  // a push's message is being swapped in
+  const waits = (svg) => svg.dataset.later !== undefined && (svg.dataset.later !== "push" || pushing);
   let waiting = false;
 
   // tower-more.js (ghosts' handles, the screen's mark, fewer moves) comes after a drawing.
@@ -528,6 +565,7 @@
     if (svg.dataset.mark) opts.mark = svg.dataset.mark;
     draw(svg, tower, angle, opts);
     drawn.set(svg, key);
+    if (!window.clTowerMore) loadMore();
   }
 
   function redraw(force) {
@@ -538,7 +576,7 @@
     for (const svg of document.querySelectorAll("svg.cl-3d")) {
       const [key, angle] = viewKey(svg, said);
       if (!force && drawn.get(svg) === key && svg.firstChild) continue;
-      if (!force && svg.dataset.later !== undefined) {
+      if (!force && waits(svg)) {
         if (!queued.includes(svg)) queued.push(svg);
         continue;
       }
@@ -546,7 +584,6 @@
       drawView(svg, data, tower, key, angle);
     }
     if (queued.length && !waiting) nextFrame();
-    if (tower && !window.clTowerMore) loadMore();
   }
 
   // One waiting view drawn after the next frame is shown, then the next one after that.
@@ -738,6 +775,10 @@
 
   document.addEventListener("DOMContentLoaded", refresh);
   document.addEventListener("htmx:after:swap", refresh);
-  document.addEventListener("htmx:ws:after:message:incoming", refresh);
+  document.addEventListener("htmx:ws:before:message:incoming", () => { pushing = true; });
+  document.addEventListener("htmx:ws:after:message:incoming", () => {
+    refresh();
+    pushing = false;
+  });
   document.addEventListener("htmx:finally:request", () => setTimeout(refresh, 0));
 })();

@@ -144,3 +144,31 @@ def test_the_screens_mark_is_in_sight_and_covers_nothing_in_the_build_steps(brow
     expect(screen.locator("#cl-v-main g.cl-b").first).to_be_attached()
     assert screen.locator("#cl-v-main .cl-side").count() == 0
     context.close()
+
+
+def test_a_push_redraws_only_what_it_changed_on_the_phone(browser, live_server):
+    """A block moved (from elsewhere) and the question changed with it: the phone's tower
+    keeps its drawing and every block's node but the moved one's; the blocks the question
+    lights anew are dressed for it in place."""
+    table = built_table(live_server)
+    seat, moves = table.seat_to_move()
+    page = seated_page(browser, live_server["base"], table, seat)
+    expect(page.locator("#cl-v-me g.cl-b.lit").first).to_be_attached()
+    page.wait_for_function("() => window.clTowerMore")  # fetched after the first drawing
+    page.evaluate("""() => { window.keptTower = document.getElementById("cl-v-me");
+      for (const g of document.querySelectorAll("#cl-v-me g.cl-b")) g.dataset.kept = "1"; }""")
+    lit_before = page.get_attribute("#cl-ask", "data-lit")
+    move = next(m for m in moves if m["type"] == "block")
+    table.post_move(seat, move)
+    expect(page.locator(f"#cl-v-me g.cl-b.marked[data-block='{move['block']}']")).to_be_attached()
+    expect(page.locator("#cl-ask")).not_to_have_attribute("data-lit", lit_before or "")
+    drawn = page.evaluate("""() => {
+      const ask = document.getElementById("cl-ask").dataset;
+      const lit = new Set((ask.lit || "").split(" ").filter(Boolean));
+      const blocks = [...document.querySelectorAll("#cl-v-me g.cl-b")];
+      return {same: document.getElementById("cl-v-me") === window.keptTower,
+              fresh: blocks.filter((g) => !g.dataset.kept).map((g) => g.dataset.block),
+              wrong: blocks.filter((g) => g.classList.contains("lit") !== lit.has(g.dataset.block))
+                .map((g) => g.dataset.block)};
+    }""")
+    assert drawn == {"same": True, "fresh": [move["block"]], "wrong": []}

@@ -10,12 +10,13 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import sys
 import threading
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
+
+from companion.aside import waiting_only_the_caller
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -132,22 +133,6 @@ def private_file(path: str) -> None:
     os.chmod(path, PRIVATE)
 
 
-def _waiting_only_the_caller(work: Callable[[], None]) -> None:
-    """Run ``work`` (a transaction, whose commit waits for the disk) so that only its caller
-    waits. Under gunicorn's gevent worker every request and push shares one thread, and the
-    disk's flush at a commit (1.6 ms at the median here, but 50-70 ms at times) would stop
-    them all, every other table's pushes included; there the work runs in a thread of
-    gevent's pool while the others go on. Anywhere else (the tests' servers) it runs in
-    place."""
-    monkey = sys.modules.get("gevent.monkey")
-    if monkey is not None and monkey.is_module_patched("threading"):
-        from gevent import get_hub
-
-        get_hub().threadpool.apply(work)
-    else:
-        work()
-
-
 #: What an archived table's name has after its old code (see ``Store.retire``).
 RETIRED_MARK = "~"
 
@@ -179,7 +164,7 @@ class Store:
             self._db.execute("COMMIT")
 
         with self._lock:
-            _waiting_only_the_caller(transaction)
+            waiting_only_the_caller(transaction)
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:

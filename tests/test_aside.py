@@ -1,5 +1,6 @@
-"""The store under gunicorn's gevent worker: a commit waiting for the disk holds only the
-request that made it, not every other table's requests and pushes."""
+"""Under gunicorn's gevent worker, a commit waiting for the disk and the drawing of The
+Climbers' start tower hold only the request that made them, not every other table's
+requests and pushes (``companion/aside.py``)."""
 
 from __future__ import annotations
 
@@ -56,3 +57,45 @@ def test_a_commit_waiting_for_the_disk_holds_only_its_own_request(tmp_path: Path
     during, took = done.stdout.split()
     assert float(took) >= 0.3  # the request itself waited for its commit
     assert int(during) >= 10, done.stdout  # meanwhile another table went on (every 5 ms)
+
+
+CLIMBERS_START = textwrap.dedent("""
+    from gevent import monkey
+    monkey.patch_all()
+    import sys, tempfile, time
+    from pathlib import Path
+    import gevent
+    from companion import create_app
+    from companion.web.services import services
+
+    app = create_app({"DATABASE": sys.argv[1], "PUBLIC_HOST": "127.0.0.1"})
+    ticks = []
+
+    def other_table():
+        for _ in range(400):
+            ticks.append(time.monotonic())
+            gevent.sleep(0.005)
+
+    with app.app_context():
+        tables = services(app).tables
+        table, _ = tables.create("climbers", 4, {}, seed=7)
+        for seat in range(4):
+            tables.join(table, f"Player {seat + 1}", seat)
+        ticking = gevent.spawn(other_table)
+        gevent.sleep(0)
+        began = time.monotonic()
+        tables.start(table, first_seat=0)  # draws the start tower
+        ended = time.monotonic()
+        ticking.kill()
+        assert table.state["phase"] == "build"
+    print(sum(1 for tick in ticks if began < tick < ended), round(ended - began, 3))
+""")
+
+
+def test_a_climbers_game_starting_lets_the_other_tables_go_on(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", CLIMBERS_START, str(tmp_path / "c.db")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    during, took = done.stdout.split()
+    assert float(took) >= 0.05, done.stdout  # drawing the tower takes a while
+    assert int(during) >= 5, done.stdout  # meanwhile another table went on

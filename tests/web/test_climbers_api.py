@@ -369,6 +369,29 @@ def test_the_screen_says_when_the_last_chance_starts_why_and_how_the_game_ended(
         french.get_data(as_text=True)
 
 
+def test_the_screen_says_the_last_walk_ends_a_turn_with_the_stone_used(client):
+    """After the block move, with the mover's stone used, the table screen says that a walk
+    ends the turn (it does: nothing is left to choose), in English and in French; with the
+    stone in hand it offers the stone."""
+    table = started(client, LOWER_OR_LADDER_SEED)
+    assert table.post_move(0, {"type": "built"}).status_code == 200
+    for seat, move in LOWER_OR_LADDER[:-1]:
+        assert table.post_move(seat, move).status_code == 200, move
+    view = table.view()["view"]
+    assert (view["turn"], view["step"], view["stones"]["0"]) == (0, "after", "used")
+    screen = client.get(f"/t/{table.code}/screen").get_data(as_text=True)
+    assert "Walk if you like (that ends the turn), or end the turn." in screen
+    assert "laying the blocking stone" not in screen
+    french = client.get(f"/t/{table.code}/screen", headers={"Accept-Language": "fr"})
+    assert "Marchez si vous voulez (cela finit le tour), ou finissez le tour." in \
+        french.get_data(as_text=True)
+    held = started(client)
+    assert held.post_move(0, {"type": "built"}).status_code == 200
+    assert held.post_move(0, {"type": "pass"}).status_code == 200
+    screen = client.get(f"/t/{held.code}/screen").get_data(as_text=True)
+    assert "or end it by laying the blocking stone." in screen
+
+
 def test_the_ways_that_are_a_choice():
     """The cheapest way to a top, and where it goes lower than the turn began, the cheapest
     that does not: any other spends more of the ladders for nothing more."""

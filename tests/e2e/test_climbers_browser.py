@@ -240,6 +240,17 @@ def table_of(live_server: dict[str, Any], table: ApiTable) -> Any:
     return services(live_server["app"]).tables.get(table.code)
 
 
+def figures_up(table: ApiTable, moves: int) -> None:
+    """Up to ``moves`` moves that bring the figures up on the tower: each mover walks onto
+    the first block offered, or else passes or ends the turn."""
+    for _ in range(moves):
+        seat = table.view()["view"]["turn"]
+        offered = table.moves(seat)
+        walk = [m for m in offered if m["type"] == "walk" and m["to"] != "table"]
+        table.post_move(seat, walk[0] if walk else next(
+            m for m in offered if m["type"] in ("pass", "end")))
+
+
 def built_table(live_server: dict[str, Any], players: int = 3, seed: int = 2) -> ApiTable:
     table = ApiTable(live_server["app"].test_client(), game="climbers", players=players,
                      seed=seed).join_all()
@@ -307,12 +318,7 @@ def test_the_screen_draws_the_state_large_with_the_phones_figure_letters(browser
     height; every block is drawn where the state puts it with its top's colour; the figures
     wear the same letters on the screen and on the phones."""
     table = built_table(live_server)
-    for _ in range(6):  # figures up on the tower
-        seat = table.view()["view"]["turn"]
-        moves = table.moves(seat)
-        walk = [m for m in moves if m["type"] == "walk" and m["to"] != "table"]
-        table.post_move(seat, walk[0] if walk else next(
-            m for m in moves if m["type"] in ("pass", "end")))
+    figures_up(table, 6)
     view = table.view(None)["view"]
     context = browser.new_context(viewport={"width": 1920, "height": 1080})
     context.add_cookies([{"name": f"host_{table.code}", "value": table.host,

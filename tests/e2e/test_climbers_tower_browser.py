@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, expect
 
 from tests.conftest import ApiTable
 from tests.e2e.phones import seated_page
+from tests.e2e.test_climbers_browser import figures_up
 from tests.e2e.tower_taps import choose_lit_block
 
 pytestmark = pytest.mark.e2e
@@ -92,12 +93,7 @@ def test_each_ghost_place_is_a_target_of_its_own_and_shows_from_a_quarter_turn(
 def test_the_screens_mark_is_in_sight_and_covers_nothing_on_a_phone(browser, live_server,
                                                                    side):
     table = built_table(live_server)
-    for _ in range(4):  # figures up on the tower
-        seat = table.view()["view"]["turn"]
-        moves = table.moves(seat)
-        walk = [m for m in moves if m["type"] == "walk" and m["to"] != "table"]
-        table.post_move(seat, walk[0] if walk else next(
-            m for m in moves if m["type"] in ("pass", "end")))
+    figures_up(table, 4)
     page = seated_page(browser, live_server["base"], table, 1)
     if side != "ahead":
         page.locator(f".cl-sitting button[value={side}]").click()

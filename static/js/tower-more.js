@@ -147,6 +147,60 @@
     return tops.concat(hidden, shown.filter((h) => !h[0]).map((h) => h[1]), shown.filter((h) => h[0]).map((h) => h[1])).join("");
   };
 
+  // The zoom over crowded handles: each place under the finger a handle a finger's width
+  // across, spread on rings round the tap in the order the places lie round it, with a
+  // line to the spot where the place's own handle shows, over a veil that pales the rest.
+  // ``picks``: [key, x, y, number, label], nearest the tap first, in the drawing's units;
+  // ``centre``: the tap; ``unit``: one CSS pixel in the drawing's units once zoomed;
+  // ``room``: half the view's smaller side in pixels; ``view``: the zoomed viewBox. Places
+  // past the rings' room (more than fit round one finger) are left out.
+  const ZOOM_HANDLE_PX = 23;   // a zoomed handle's radius: 46 px across, past a finger's width
+  const ZOOM_APART_PX = 54;    // how far apart the zoomed handles' middles are at least
+  const ZOOM_CLEAR_PX = 10;    // and how far a handle's rim stays off every place's spot
+
+  // The rings round the tap, [radius, places on it] in pixels, the first one clear of the
+  // spots (which lie within ``spread`` of the tap) and the last one inside ``room``.
+  function zoomRings(count, spread, room) {
+    const rings = [];
+    for (let r = spread + ZOOM_CLEAR_PX + ZOOM_HANDLE_PX; count > 0; r += ZOOM_APART_PX) {
+      if (r + ZOOM_HANDLE_PX > room && rings.length) break;
+      // as many as keep their middles ZOOM_APART_PX apart along the ring
+      const fits = Math.min(count, Math.floor(Math.PI / Math.asin(Math.min(1, ZOOM_APART_PX / (2 * r)))));
+      rings.push([r, fits]);
+      count -= fits;
+    }
+    return rings;
+  }
+
+  const zoom = ({picks, centre, unit, room, view}, {esc, r1}) => {
+    const [cx, cy] = centre;
+    const spread = Math.max(...picks.map((p) => Math.hypot(p[1] - cx, p[2] - cy))) / unit;
+    const rings = zoomRings(picks.length, spread, room);
+    const out = [`<rect class="cl-zoom-veil" x="${r1(view[0])}" y="${r1(view[1])}" width="${r1(view[2])}" height="${r1(view[3])}"/>`];
+    let from = 0;
+    for (const [radius, fits] of rings) {
+      // this ring's places round the tap, each on its own slot, the slots turned to lie
+      // as near as they can to where the places are
+      const group = picks.slice(from, from + fits)
+        .map((p) => [Math.atan2(p[2] - cy, p[1] - cx), p]).sort((a, b) => a[0] - b[0]);
+      from += fits;
+      const step = 2 * Math.PI / group.length;
+      let sin = 0, cos = 0;
+      group.forEach(([a], i) => { sin += Math.sin(a - i * step); cos += Math.cos(a - i * step); });
+      const turn = Math.atan2(sin, cos);
+      group.forEach(([, [key, x, y, n, label]], i) => {
+        const a = turn + i * step;
+        const hx = cx + Math.cos(a) * radius * unit, hy = cy + Math.sin(a) * radius * unit;
+        out.push(`<g class="cl-zoom-pick" data-ghost="${key}" tabindex="0" role="button" aria-label="${esc(label)}">` +
+          `<line class="cl-zoom-lead" x1="${r1(x)}" y1="${r1(y)}" x2="${r1(hx)}" y2="${r1(hy)}" stroke-width="${r1(2 * unit)}"/>` +
+          `<circle class="cl-zoom-spot" cx="${r1(x)}" cy="${r1(y)}" r="${r1(4 * unit)}" stroke-width="${r1(1.5 * unit)}"/>` +
+          `<circle class="cl-zoom-dot" cx="${r1(hx)}" cy="${r1(hy)}" r="${r1(ZOOM_HANDLE_PX * unit)}" stroke-width="${r1(3 * unit)}"/>` +
+          `<text class="cl-zoom-num" x="${r1(hx)}" y="${r1(hy)}" font-size="${r1(17 * unit)}">${n}</text></g>`);
+      });
+    }
+    return `<g class="cl-zoom">${out.join("")}</g>`;
+  };
+
   // The table screen's mark: an arrow towards the screen's side and the words, put on the
   // picture on that side of the tower, as near it as it goes without covering a block or a
   // figure, so it is always in sight and hides nothing (a tap goes through it).
@@ -201,5 +255,5 @@
     }
   }
 
-  window.clTowerMore = {ghosts, mark: screenMark, arrange};
+  window.clTowerMore = {ghosts, zoom, mark: screenMark, arrange};
 })();

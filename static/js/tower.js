@@ -436,18 +436,40 @@
                                 {camera, pts, esc, r1}));
     }
     over.push(mark);
+    // the frame: the tower and its figures (the table may run past it), and a margin
+    const m = UNIT * 0.8;
+    let frameBox = [frame.x0 - m, frame.y0 - m, frame.x1 - frame.x0 + 2 * m, frame.y1 - frame.y0 + 2 * m];
+    // zoomed in round a tap among crowded handles: ZOOM times larger, centred on the tap
+    if (opts.zoom && window.clTowerMore) {
+      const size = sizes.get(svg) || svg.getBoundingClientRect();
+      const px = Math.min(size.width / frameBox[2], size.height / frameBox[3]) * ZOOM;
+      const [cx, cy] = opts.zoom.centre;
+      frameBox = [cx - size.width / 2 / px, cy - size.height / 2 / px, size.width / px, size.height / px];
+      const picks = opts.zoom.picks.map(([key, x, y]) => {
+        const n = ghosts.findIndex((g) => g.key === key) + 1;
+        return [key, x, y, n, (opts.ghostLabel || "").replace("{n}", n).replace("{total}", ghosts.length)];
+      });
+      over.push(window.clTowerMore.zoom({picks, centre: [cx, cy], unit: 1 / px, view: frameBox,
+                                         room: Math.min(size.width, size.height) / 2}, {esc, r1}));
+    }
+    svg.classList.toggle("cl-zooming", Boolean(opts.zoom));
     const under = `<polygon class="cl-table" points="${pts(cam, [[x0, y0, 0], [x1, y0, 0], [x1, y1, 0], [x0, y1, 0]])}"/>`;
     if (mem.underHtml !== under) { mem.under.innerHTML = under; mem.underHtml = under; }
     const overHtml = over.join("");
     if (mem.overHtml !== overHtml) { mem.over.innerHTML = overHtml; mem.overHtml = overHtml; }
-    // the frame: the tower and its figures (the table may run past it), and a margin
-    const m = UNIT * 0.8;
-    const viewBox = `${r1(frame.x0 - m)} ${r1(frame.y0 - m)} ${r1(frame.x1 - frame.x0 + 2 * m)} ${r1(frame.y1 - frame.y0 + 2 * m)}`;
+    const viewBox = frameBox.map(r1).join(" ");
     if (mem.viewBox !== viewBox) { svg.setAttribute("viewBox", viewBox); mem.viewBox = viewBox; }
   }
 
   // --- the views on the page -----------------------------------------------------------
   const turned = new WeakMap();  // a view's own turn (a swipe), in degrees
+  // A view zoomed in round a tap among crowded ghost handles: {said (the ghosts it was
+  // opened for), angle, centre (the tap, in the drawing's units), picks ([key, x, y] of
+  // each handle under the finger, nearest first)}.
+  const zoomed = new WeakMap();
+  const ZOOM = 3;          // how much larger the zoom shows the tower
+  const FINGER_PX = 22;    // half a finger's width (44 CSS px, about 9 mm)
+  const CLEAR_PX = 5;      // how much nearer one handle a tap on it is to take it at once
 
   // A view's angle: "me" (this phone's player's side), a side by name (a build step's
   // builder), "screen", or degrees; turned a little so two sides show, unless drawn
@@ -555,7 +577,8 @@
 
   function viewKey(svg, said) {
     const angle = homeAngle(svg) + (turned.get(svg) || 0);
-    return [`${said}|${angle}|${svg.dataset.upto || ""}|${svg.dataset.mark || ""}`, angle];
+    const zoom = zoomed.get(svg);
+    return [`${said}|${angle}|${svg.dataset.upto || ""}|${svg.dataset.mark || ""}|${zoom ? zoom.centre : ""}`, angle];
   }
 
   function drawView(svg, data, tower, key, angle) {
@@ -563,7 +586,9 @@
     const opts = Object.assign({letters: svg.dataset.letters !== "no"}, askFor(svg));
     if (svg.dataset.upto) opts.upto = Number(svg.dataset.upto);
     if (svg.dataset.mark) opts.mark = svg.dataset.mark;
+    opts.zoom = zoomFor(svg, opts, angle);
     draw(svg, tower, angle, opts);
+    showZoomBar(svg);
     drawn.set(svg, key);
     if (!window.clTowerMore) loadMore();
   }
@@ -575,6 +600,7 @@
     let tower = null;
     for (const svg of document.querySelectorAll("svg.cl-3d")) {
       const [key, angle] = viewKey(svg, said);
+      showZoomBar(svg);
       if (!force && drawn.get(svg) === key && svg.firstChild) continue;
       if (!force && waits(svg)) {
         if (!queued.includes(svg)) queued.push(svg);
@@ -640,21 +666,105 @@
     redraw(false);
   }
 
+  // --- the zoom over crowded ghost handles ------------------------------------------------
+  // The elements among ``selector`` in ``svg`` whose middle lies under a finger at
+  // ``point`` (within ``reach`` px), nearest first.
+  function under(svg, selector, point, reach) {
+    const found = [];
+    for (const el of svg.querySelectorAll(selector)) {
+      const r = el.getBoundingClientRect();
+      const d = Math.hypot(r.left + r.width / 2 - point[0], r.top + r.height / 2 - point[1]);
+      if (d <= reach) found.push([d, el]);
+    }
+    return found.sort((a, b) => a[0] - b[0]).map(([, el]) => el);
+  }
+
+  // Whether ``point`` lies on the first of ``dots`` (the handles under the finger, nearest
+  // first) as drawn, and CLEAR_PX nearer its middle than the next one's.
+  function clearlyOn(dots, point) {
+    const [first, next] = dots.map((dot) => {
+      const r = dot.getBoundingClientRect();
+      return [Math.hypot(r.left + r.width / 2 - point[0], r.top + r.height / 2 - point[1]), r.width / 2];
+    });
+    return first[0] <= first[1] + 1 && next[0] - first[0] >= CLEAR_PX;
+  }
+
+  // The view's zoom, while the question still asks for the same ghosts from the same side.
+  function zoomFor(svg, opts, angle) {
+    const zoom = zoomed.get(svg);
+    if (zoom && (zoom.said !== opts.ghostsSaid || opts.ghost || zoom.angle !== angle)) zoomed.delete(svg);
+    return zoomed.get(svg) || null;
+  }
+
+  // The words and the way out under a zoomed view, shown while it is zoomed (kept so
+  // through a push that swaps the page round the view).
+  function showZoomBar(svg) {
+    const figure = svg.closest("figure");
+    const bar = figure && figure.querySelector(".cl-zoom-bar");
+    if (bar && bar.hidden === zoomed.has(svg)) bar.hidden = !zoomed.has(svg);
+  }
+
+  // Zooms ``svg`` in round the tap at ``point`` over the handles ``dots`` under it.
+  function openZoom(svg, dots, point) {
+    const ctm = svg.getScreenCTM();
+    const ask = document.getElementById("cl-ask");
+    if (!ctm || !ask) return false;
+    const at = new DOMPoint(point[0], point[1]).matrixTransform(ctm.inverse());
+    zoomed.set(svg, {said: ask.dataset.ghosts, angle: homeAngle(svg) + (turned.get(svg) || 0),
+                     centre: [at.x, at.y],
+                     picks: dots.map((dot) => [dot.dataset.ghost, Number(dot.getAttribute("cx")),
+                                               Number(dot.getAttribute("cy"))])});
+    redraw(false);
+    svg.scrollIntoView({block: "nearest"});
+    const first = svg.querySelector(".cl-zoom-pick");
+    if (first) first.focus({preventScroll: true});
+    return true;
+  }
+
+  // Back to the whole tower, the block still chosen.
+  function closeZoom(svg) {
+    if (!zoomed.delete(svg)) return false;
+    redraw(false);
+    return true;
+  }
+
+  // The ghost a tap on the tower takes: in the zoom, the zoomed handle under the finger (a
+  // tap elsewhere steps out of the zoom). Else a tap clearly on one handle takes it: on
+  // the handle as drawn and CLEAR_PX nearer its middle than any other's, or with one
+  // handle alone under the finger; one with several under the finger opens the zoom.
+  // ``"zoom"`` where it opened or closed.
+  function ghostTapped(target, point) {
+    const svg = target.closest && target.closest("svg.cl-3d");
+    if (!svg) return null;
+    if (zoomed.has(svg)) {
+      const pick = target.closest(".cl-zoom-pick") ||
+        (point && under(svg, ".cl-zoom-dot", point, FINGER_PX + 4).map((dot) => dot.closest(".cl-zoom-pick"))[0]);
+      if (pick) return pick;
+      closeZoom(svg);
+      return "zoom";
+    }
+    if (!point) return target.closest("[data-ghost]");
+    const dots = under(svg, ".cl-ghost-dot:not(.hid)", point, FINGER_PX);
+    if (dots.length > 1 && !clearlyOn(dots, point) && openZoom(svg, dots, point)) return "zoom";
+    return dots[0] || target.closest("[data-ghost]");
+  }
+
+  // Back, the zoom's own button or a tap off the zoomed tower steps out of the zoom; Back
+  // and the zoom's button do nothing else (the block stays chosen).
+  document.addEventListener("click", (event) => {
+    const svg = document.querySelector("svg.cl-3d.cl-zooming");
+    if (!svg || !event.target.closest || svg.contains(event.target)) return;
+    const back = event.target.closest("[data-back], [data-zoom-out]");
+    closeZoom(svg);
+    if (back) { event.stopPropagation(); event.preventDefault(); }
+  }, true);
+  document.addEventListener("keydown", (event) => {
+    const svg = document.querySelector("svg.cl-3d.cl-zooming");
+    if (svg && event.key === "Escape") closeZoom(svg);
+  });
+
   // A tap on the phone's tower answers the question asked: a lit block, a lit top or one of
   // its ladder ways, a block lit for the stone, a ghost. A block not lit says why (whyPick).
-  // The ghost handle nearest a tap on the tower, within a finger's width.
-  function nearestHandle(target, point) {
-    const svg = target.closest && target.closest("svg.cl-3d");
-    if (!svg || !point) return null;
-    let best = null;
-    let far = 22;
-    for (const dot of svg.querySelectorAll(".cl-ghost-dot:not(.hid)")) {
-      const r = dot.getBoundingClientRect();
-      const d = Math.hypot(r.left + r.width / 2 - point[0], r.top + r.height / 2 - point[1]);
-      if (d < far) { far = d; best = dot; }
-    }
-    return best;
-  }
 
   // A move a tap makes at once ("move-json client-id"), sent by the page's form.
   function send(made) {
@@ -719,7 +829,8 @@
     const d = ask.dataset;
     let pick = null;
     let url = d.url;
-    const ghost = target.closest("[data-ghost]") || nearestHandle(target, point);
+    const ghost = d.ghostPick ? ghostTapped(target, point) : null;
+    if (ghost === "zoom") return true;
     const way = target.closest(".cl-way");
     const square = target.closest(".cl-reach");
     const block = target.closest(".cl-b");

@@ -1,6 +1,7 @@
 // What The Climbers' tower (static/js/tower.js) needs after its first drawing, fetched
 // then: the ghost places laid out (each a target of its own, every place shown from one of
-// the four quarter turns), the table screen's mark, and moving few nodes after a push.
+// the four quarter turns) and the zoom over crowded ones, the table screen's mark, and
+// moving few nodes after a push.
 (() => {
   "use strict";
   // Whether a block hides the point (x, y, z) from the viewer: the line from it towards

@@ -669,7 +669,7 @@
   // --- the zoom over crowded ghost handles ------------------------------------------------
   // The elements among ``selector`` in ``svg`` whose middle lies under a finger at
   // ``point`` (within ``reach`` px), nearest first.
-  function under(svg, selector, point, reach) {
+  function underFinger(svg, selector, point, reach) {
     const found = [];
     for (const el of svg.querySelectorAll(selector)) {
       const r = el.getBoundingClientRect();
@@ -723,9 +723,7 @@
 
   // Back to the whole tower, the block still chosen.
   function closeZoom(svg) {
-    if (!zoomed.delete(svg)) return false;
-    redraw(false);
-    return true;
+    if (zoomed.delete(svg)) redraw(false);
   }
 
   // The ghost a tap on the tower takes: in the zoom, the zoomed handle under the finger (a
@@ -738,13 +736,13 @@
     if (!svg) return null;
     if (zoomed.has(svg)) {
       const pick = target.closest(".cl-zoom-pick") ||
-        (point && under(svg, ".cl-zoom-dot", point, FINGER_PX + 4).map((dot) => dot.closest(".cl-zoom-pick"))[0]);
+        (point && underFinger(svg, ".cl-zoom-dot", point, FINGER_PX + 4).map((dot) => dot.closest(".cl-zoom-pick"))[0]);
       if (pick) return pick;
       closeZoom(svg);
       return "zoom";
     }
     if (!point) return target.closest("[data-ghost]");
-    const dots = under(svg, ".cl-ghost-dot:not(.hid)", point, FINGER_PX);
+    const dots = underFinger(svg, ".cl-ghost-dot:not(.hid)", point, FINGER_PX);
     if (dots.length > 1 && !clearlyOn(dots, point) && openZoom(svg, dots, point)) return "zoom";
     return dots[0] || target.closest("[data-ghost]");
   }

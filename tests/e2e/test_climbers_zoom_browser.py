@@ -112,6 +112,19 @@ def test_a_tap_among_crowded_places_zooms_in_and_the_place_tapped_there_is_taken
     assert (placed["x"], placed["y"], placed["long"] or "-") == (int(x), int(y), long)
 
 
+def test_the_zoom_takes_a_keyboard_too(browser: Browser, live_server):
+    """The zoom puts the focus on its first place: Tab goes on to the next, Enter takes it."""
+    _, page = with_a_block_chosen(browser, live_server)
+    zoom_in(page)
+    zoomed = page.locator("#cl-v-me .cl-zoom-pick")
+    expect(zoomed.first).to_be_focused()
+    page.keyboard.press("Tab")
+    second = zoomed.nth(1).get_attribute("data-ghost")
+    expect(zoomed.nth(1)).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#cl-ask")).to_have_attribute("data-ghost", second or "")
+
+
 @pytest.mark.parametrize("crowded", [True, False])
 def test_a_tap_clearly_on_one_handle_picks_it_at_once(browser: Browser, live_server, crowded):
     """On a large handle, even with a small one under the finger beside it; or on a handle
@@ -155,6 +168,9 @@ def test_back_or_a_tap_off_the_zoomed_handles_steps_out_with_the_block_chosen(
     corner = (box["x"] + 8, box["y"] + box["height"] - 8)
     assert all(distance(z, *corner) > 3 * FINGER for z in zoomed)
     page.mouse.click(*corner)
+    out_with_the_block_chosen()
+    zoom_in(page)  # Escape, on a keyboard
+    page.keyboard.press("Escape")
     out_with_the_block_chosen()
     # and the picker's Back, out of the zoom, is one choice back again
     page.locator("#picker [data-back]").click()

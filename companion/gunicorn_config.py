@@ -35,10 +35,12 @@ control_socket_disable = True
 #: proportion to what it walks and frees: at 16 busy tables (``bench/load.py --gc``,
 #: docs/performance.md) a young collection at 50,000 freed 12,000-36,000 objects in 26-114
 #: ms of CPU, at 10,000 about 4,000 in 8 ms at the median. The middle generation is collected
-#: after every 5 young ones rather than 20, so it holds less each time (27 ms of CPU at the
-#: median rather than 55), and a full collection still comes after 200 young ones (5 x 40,
-#: as 20 x 10 did), when what was kept since the last one is a quarter of what it kept.
-THRESHOLDS = (10_000, 5, 40)
+#: after every 5 young ones rather than 20, so it holds less each time (25 ms of CPU at the
+#: median rather than 55-66). A full collection walks everything the tables keep (270 ms of
+#: CPU for 167,000 objects at 24 tables after 4 minutes): it comes after 1,000 young ones
+#: (5 x 200), as many objects made as the 200 young ones of 50,000 before, and only when
+#: what was kept since the last one is a quarter of what it kept.
+THRESHOLDS = (10_000, 5, 200)
 
 
 def post_worker_init(worker: object) -> None:

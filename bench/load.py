@@ -2,6 +2,7 @@
 
 Run: .venv/bin/python bench/load.py [--tables T | --ramp 8,16,32] [--phones P]
                                     [--duration S] [--worker gevent|gthread] [--threads N]
+                                    [--screens] [--floor] [--gc]
 
 For each step (a number of tables T) it starts the Procfile's gunicorn command, with
 ``-k WORKER``, on 127.0.0.1 and a fresh database; creates T tables (every registered game
@@ -13,6 +14,9 @@ until the last socket of its table has received the push carrying the new ``data
 A finished game is played again. The bytes every other socket receives for a move (the
 pushes bearing its ``data-seq``) are summed, and their median reported per game for phones
 and screens.
+
+``--gc`` serves the same app with a timer on the garbage collector (bench/gcwatch.py) and
+reports, per step, its pauses by generation and what it tracks at the end.
 
 Each phone's HTTP calls come from their table's own loopback address (127.10.x.y), as
 phones on a LAN each have their own: the rate limit keys calls without a token by address.
@@ -442,8 +446,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def run_step(args: argparse.Namespace, tables_count: int, workdir: Path,
              port: int) -> dict[str, Any]:
-    server = Server(args.worker, args.threads, workdir, port,
-                    "bench.floor:create_app()" if args.floor else None)
+    server = Server(args.worker, args.threads, workdir, port, served_app(args))
     tables = []
     for index in range(tables_count):
         game = GAME_IDS[index % len(GAME_IDS)]
@@ -482,12 +485,17 @@ def run_step(args: argparse.Namespace, tables_count: int, workdir: Path,
                    for t in tables]
         for thread in players:
             thread.start()
+        if args.gc:  # the warm-up's collections are not counted
+            time.sleep(max(0.0, measure_from - time.perf_counter()))
+            collector_report(port)
         for thread in players:
             thread.join(timeout=max(0.0, deadline - time.perf_counter()) + PUSH_TIMEOUT
                         + 2 * HTTP_TIMEOUT)
         end = time.perf_counter()
         client_after = os.times()
         usage = sampler.window(measure_from, end)
+        if args.gc:
+            row["gc"] = collector_report(port, objects=True)
         pushes = [m[0] * 1000 for m in results.moves]
         posts = [m[1] * 1000 for m in results.moves]
         row.update({
@@ -526,6 +534,38 @@ def run_step(args: argparse.Namespace, tables_count: int, workdir: Path,
     return row
 
 
+def served_app(args: argparse.Namespace) -> str | None:
+    """The app the server runs, when not the Procfile's (``bench/floor.py``, and
+    ``bench/gcwatch.py`` around it or the companion with ``--gc``)."""
+    if args.gc:
+        return f"bench.gcwatch:create_app(floor={args.floor})"
+    return "bench.floor:create_app()" if args.floor else None
+
+
+def collector_report(port: int, objects: bool = False) -> dict[str, Any]:
+    """The server's garbage collector since the last report (``bench/gcwatch.py``)."""
+    status, report = call(port, "GET", "/bench/gc?objects=1" if objects else "/bench/gc")
+    if status != 200:
+        raise ApiError(f"GET /bench/gc: {status}")
+    found: dict[str, Any] = report
+    return found
+
+
+def describe_collector(report: dict[str, Any]) -> str:
+    """The collector's pauses per generation, and what it tracked at the end."""
+    pauses = "\n".join(
+        f"    collector gen {generation}: {p['count']} pauses, median {p['median']:.1f} max "
+        f"{p['max']:.1f} total {p['total']:.0f} ms (CPU median {p['cpu_median']:.1f} max "
+        f"{p['cpu_max']:.1f} total {p['cpu_total']:.0f} ms), {p['collected']} objects freed"
+        for generation, p in report["pauses"].items())
+    objects = report["objects"]
+    walked = ", ".join(f"{name} {count}" for name, count in objects["walked"])
+    return (f"{pauses}\n    tracked at the end: "
+            f"{'/'.join(str(n) for n in objects['generations'])} by generation, "
+            f"{objects['frozen']} frozen, threshold {objects['threshold']}; references "
+            f"walked by type: {walked}")
+
+
 def describe(row: dict[str, Any]) -> str:
     if "failed" in row:
         return f"T={row['tables']:4} sockets={row['sockets']:5}  FAILED: {row['failed']}"
@@ -540,7 +580,8 @@ def describe(row: dict[str, Any]) -> str:
             + "  ".join(f"{game}: p50 {row['by_game'][game]['p50']:.1f} p99 "
                         f"{row['by_game'][game]['p99']:.1f} ms, median push "
                         f"{sizes['phone'] / 1024:.1f} KB phone / {sizes['screen'] / 1024:.1f} KB"
-                        " screen" for game, sizes in row["bytes"].items()))
+                        " screen" for game, sizes in row["bytes"].items())
+            + (f"\n{describe_collector(row['gc'])}" if "gc" in row else ""))
 
 
 def passes(row: dict[str, Any], target: float) -> bool:
@@ -565,6 +606,9 @@ def main() -> None:
                              "with the phone's regions), not through the JSON API")
     parser.add_argument("--floor", action="store_true",
                         help="serve bench/floor.py: pushes that draw only the status line")
+    parser.add_argument("--gc", action="store_true",
+                        help="time the server's garbage collector (bench/gcwatch.py): its "
+                             "pauses per generation, and what it tracks at the end")
     parser.add_argument("--target", type=float, default=100, help="p99 target in ms")
     parser.add_argument("--keep-going", action="store_true",
                         help="run every step of the ramp, not only up to the first miss")
@@ -581,7 +625,8 @@ def main() -> None:
           f"{' + a screen' if args.screens else ''}, {args.duration:.0f} s per step"
           f" after {args.warmup:.0f} s warm-up, think 1-3 s"
           f"{', pushes drawing nothing (bench/floor.py)' if args.floor else ''}"
-          f"{', moves made as the phones make them' if args.taps else ''}", flush=True)
+          f"{', moves made as the phones make them' if args.taps else ''}"
+          f"{', the collector timed (bench/gcwatch.py)' if args.gc else ''}", flush=True)
     run_started = time.monotonic()
     rows = []
     best = None

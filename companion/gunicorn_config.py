@@ -28,14 +28,27 @@ accesslog = None
 control_socket_disable = True
 
 
+#: The collector's thresholds in the worker. A young collection runs once this many more
+#: container objects were made than freed (Python's default is 700): rendering a push makes
+#: thousands, and each drawing of a template leaves cycles (Jinja's macros and contexts)
+#: that only a collection frees. A collection stops every table at once and lasts about in
+#: proportion to what it walks and frees: at 16 busy tables (``bench/load.py --gc``,
+#: docs/performance.md) a young collection at 50,000 freed 12,000-36,000 objects in 26-114
+#: ms of CPU, at 10,000 about 4,000 in 8 ms at the median. The middle generation is collected
+#: after every 5 young ones rather than 20, so it holds less each time (25 ms of CPU at the
+#: median rather than 55-66). A full collection walks everything the tables keep (270 ms of
+#: CPU for 167,000 objects at 24 tables after 4 minutes): it comes after 1,000 young ones
+#: (5 x 200), as many objects made as the 200 young ones of 50,000 before, and only when
+#: what was kept since the last one is a quarter of what it kept.
+THRESHOLDS = (10_000, 5, 200)
+
+
 def post_worker_init(worker: object) -> None:
-    """Collect garbage less often: rendering a push allocates thousands of short-lived
-    objects, and at Python's default threshold (700) the collector ran every few hundred
-    microseconds of rendering and went through the kept renderings again and again
-    (docs/performance-history.md: 10 % of the worker's time, and its slowest pushes). What the app
-    loaded at start is frozen out of the collector's sight."""
+    """Tune the collector (``THRESHOLDS``), and freeze what the app loaded at start out of
+    its sight, after a collection so that nothing left over is frozen with it."""
+    gc.collect()
     gc.freeze()
-    gc.set_threshold(50_000, 20, 10)
+    gc.set_threshold(*THRESHOLDS)
 
 
 def worker_exit(server: object, worker: object) -> None:

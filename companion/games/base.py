@@ -8,8 +8,10 @@ built by hand in a test. Randomness comes only from the generator kept inside th
 
 from __future__ import annotations
 
+import base64
 import json
 import random
+import struct
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -282,13 +284,8 @@ def clone(value: Any) -> Any:
 
 
 def copy_state(state: State) -> State:
-    """A deep copy of a JSON state for ``apply`` to change; the generator's 625 numbers are
-    copied flat (a generic deep copy spends most of its time there)."""
-    new = {key: clone(value) for key, value in state.items() if key != "rng"}
-    if "rng" in state:
-        version, internal, gauss = state["rng"]
-        new["rng"] = [version, list(internal), gauss]
-    return new
+    """A deep copy of a JSON state for ``apply`` to change."""
+    return {key: clone(value) for key, value in state.items()}
 
 
 def revealed_nothing(before: State, after: State) -> bool:
@@ -306,8 +303,8 @@ def new_rng_state(seed: int) -> list[Any]:
 
 def rng_from_state(rng_state: list[Any]) -> random.Random:
     rng = random.Random()
-    version, internal, gauss = rng_state
-    rng.setstate((version, tuple(internal), gauss))
+    version, packed, gauss = rng_state
+    rng.setstate((version, _unpacked(packed), gauss))
     return rng
 
 
@@ -316,8 +313,22 @@ def rng_to_state(rng: random.Random) -> list[Any]:
 
 
 def _dump(state: tuple[Any, ...]) -> list[Any]:
+    """The generator's state as a game state keeps it: its version, its 625 numbers packed
+    into one text, and its Gaussian's spare. A table keeps every state of its match (for
+    its log and undo); a text is nothing the garbage collector walks, where a list of 625
+    numbers was walked again at every collection, once for each state kept."""
     version, internal, gauss = state
-    return [version, list(internal), gauss]
+    return [version, _packed(internal), gauss]
+
+
+def _packed(numbers: tuple[int, ...]) -> str:
+    """The generator's numbers (each under 2**32) as base64 text of 4-byte words."""
+    return base64.b64encode(struct.pack(f"<{len(numbers)}I", *numbers)).decode("ascii")
+
+
+def _unpacked(text: str) -> tuple[int, ...]:
+    data = base64.b64decode(text)
+    return struct.unpack(f"<{len(data) // 4}I", data)
 
 
 def shuffled(state: State, items: list[Any]) -> list[Any]:

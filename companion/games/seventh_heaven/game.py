@@ -50,8 +50,6 @@ def _copy(state: State) -> State:
             new[key] = list(value)
         elif key in _DICTS_OF_LISTS and isinstance(value, dict):
             new[key] = {seat: list(items) for seat, items in value.items()}
-        elif key == "rng" and isinstance(value, list) and len(value) == 3:
-            new[key] = [value[0], list(value[1]), value[2]]
         else:
             new[key] = clone(value)
     return new

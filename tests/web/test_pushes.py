@@ -390,3 +390,31 @@ def test_the_climbers_early_moves_send_a_waiting_phone_its_budget_not_its_whole_
                     phone_bytes.append(sent)
     assert statistics.median(phone_bytes) <= 8_000, sorted(phone_bytes)
     assert statistics.median(screen_bytes) <= 16_000, sorted(screen_bytes)
+
+
+def test_the_climbers_question_is_pushed_alone_the_phones_tower_stays(app):
+    """A move changes what each phone is asked (the tops lit, the blocks that may move):
+    that question is one list item, morphed alone. The rest of the phone's own region, the
+    tower's view with its drawing, is never sent again while the player's side stays."""
+    table = ApiTable(app.test_client(), game="climbers", players=3, seed=2).join_all()
+    table.start(first_seat=0)
+    table.finish_building()
+    live = services(app).tables.get(table.code)
+    phones = [Connection(None, table.code, seat, "en") for seat in range(3)]
+    with app.app_context():
+        for conn in phones:
+            catch_up(conn.sent, render_for(live, conn))
+    rng = random.Random(2)
+    questions = 0
+    for seq in range(20):
+        found = table.seat_to_move()
+        assert found is not None
+        seat, moves = found
+        table.post_move(seat, rng.choice(moves), seq=seq)
+        with app.app_context():
+            for conn in phones:
+                sent = catch_up(conn.sent, render_for(live, conn))
+                assert 'id="private"' not in sent, (seq, conn.seat)
+                questions += 'id="cl-question"' in sent
+    assert questions >= 20  # the mover's phone and the next one's, at the least
+

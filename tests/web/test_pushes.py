@@ -19,7 +19,7 @@ from werkzeug.serving import make_server
 
 from companion.live import Connection
 from companion.web.diff import Part, catch_up
-from companion.web.regions import PHONE_BOARD, regions, render_for
+from companion.web.regions import LATER, PHONE_BOARD, push_for, regions, render_for
 from companion.web.render import viewer_context
 from companion.web.services import services
 from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, make_app
@@ -418,3 +418,24 @@ def test_the_climbers_question_is_pushed_alone_the_phones_tower_stays(app):
                 questions += 'id="cl-question"' in sent
     assert questions >= 20  # the mover's phone and the next one's, at the least
 
+
+def test_a_phone_is_sent_its_seats_and_log_after_what_a_move_changes_in_sight(app):
+    """A push to a phone puts the regions further down its page (the seats, the log) after
+    a marker, which the phone swaps in a little later; the table screen's push has none."""
+    table = ApiTable(app.test_client(), game="skyrunner", players=3, seed=5).join_all()
+    table.start(first_seat=0)
+    live = services(app).tables.get(table.code)
+    phone, screen = (Connection(None, table.code, seat, "en") for seat in (1, None))
+    with app.app_context():
+        for conn in (phone, screen):
+            push_for(live, conn)
+    seat, moves = table.seat_to_move()
+    table.post_move(seat, moves[0], seq=0)
+    with app.app_context():
+        now, later = push_for(live, phone).split(LATER)
+        on_screen = push_for(live, screen)
+    assert 'id="status"' in now and 'id="log' not in now
+    assert 'id="log-' in later and 'id="status"' not in later
+    assert LATER not in on_screen and 'id="log-' in on_screen
+    with app.app_context():
+        assert push_for(live, phone) == ""  # nothing new: no marker alone

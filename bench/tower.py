@@ -21,7 +21,8 @@ no frame is late. On a busy machine these times include waiting for a core, so h
 pushes again are traced (Chromium's trace, for the screen, then the phone): the main
 thread's own time in each frame, its tasks and its rendering, which is what must stay under
 16 ms. Chromium traces every page at once: each trace is read for the renderer of the page
-it was started on. Printed: median, p90 and worst, in milliseconds; with ``--breakdown``,
+it was started on. Printed: median, p90 and worst, in milliseconds, and the phone's frames
+by what they do (the push swapped in, the tower drawn again, the rest); with ``--breakdown``,
 what the frames over 16 ms spent their time on, on average (style with the elements it
 restyled, layout, paint, script by file and function; "forced by script" when a script
 read the page before its frame).
@@ -214,6 +215,26 @@ def script_file(event: dict[str, Any]) -> Counter[str]:
     return Counter({f"  in {url} {data.get('functionName', '')}".rstrip(): ms})
 
 
+def by_step(works: list[tuple[float, Counter[str]]]) -> dict[str, list[float]]:
+    """The phone's frames of a push by what they do: the push swapped in (a frame that
+    parses HTML, followed by a drawing), the tower drawn again (tower.js's script), and the
+    heaviest other frame before the next push's (the seats and log swapped later)."""
+    drawing = [any(k.startswith("  in tower.js") and v > 1 for k, v in spent.items())
+               for _, spent in works]
+    swaps = {i for i, (_, spent) in enumerate(works[:-1])
+             if spent.get("parse HTML", 0) > 0 and not drawing[i] and drawing[i + 1]}
+    draws = [i for i, drawn in enumerate(drawing) if drawn]
+    after = []
+    for n, i in enumerate(draws):
+        end = draws[n + 1] - 1 if n + 1 < len(draws) else len(works)
+        rest = [works[k][0] for k in range(i + 1, end) if k not in swaps]
+        if rest:
+            after.append(max(rest))
+    return {"the swap's frame": [works[i][0] for i in sorted(swaps)],
+            "the drawing's frame": [works[i][0] for i in draws],
+            "the heaviest frame after the drawing": after}
+
+
 def breakdown(works: list[tuple[float, Counter[str]]], over: float = 16) -> str:
     """What the frames over ``over`` ms did, on average: each kind's time, largest first."""
     late = [spent for total, spent in works if total > over]
@@ -297,6 +318,7 @@ def main() -> None:
         seat = table.state["turn"]
         results: dict[str, list[float]] = {}
         late: dict[str, str] = {}
+        steps: dict[str, list[float]] = {}
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=shutil.which("chromium"),
                                                  args=CHROMIUM_FLAGS)
@@ -349,6 +371,8 @@ def main() -> None:
                 results[f"{label}, a push: the main thread's work a frame"] = \
                     [total for total, _ in works]
                 late[label] = breakdown(works)
+                if label == "phone":
+                    steps = by_step(works)
             browser.close()
         httpd.shutdown()
     load = os.getloadavg()
@@ -360,6 +384,9 @@ def main() -> None:
         label, view = key.split(": ")
         if view.startswith("the main thread"):
             print(f"{label} {view}: {percentiles(values)}")
+            if label.startswith("phone"):
+                for what, step in steps.items():
+                    print(f"  {what}: {percentiles(step)}")
             if args.breakdown:
                 print(late[label.split(",")[0]])
             continue

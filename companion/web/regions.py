@@ -48,6 +48,11 @@ SCREEN = (("screen-head", "screen/head.html"), ("notice", "partials/notice.html"
           ("requests", "screen/requests.html"),
           ("outcome", "partials/outcome.html"), ("board", "screen/board.html"),
           ("log", "partials/log.html"), ("night", "partials/night.html"))
+#: A phone's regions below what a move changes in sight (the tower, the question, the
+#: picker): a push sends them after ``LATER``, and the phone swaps them in two frames after
+#: the rest, once its tower is drawn again (``static/js/companion.js``).
+PHONE_LATER = frozenset(("seats", "log"))
+LATER = "<!--later-->"
 #: Log lines kept rendered, shared by every viewer who sees the same line.
 LINES_KEPT = 4096
 
@@ -178,8 +183,14 @@ def _line(table: Table, entry: dict[str, Any], context: dict[str, Any]) -> str:
 
 
 def push_for(table: Table, conn: Connection) -> str:
-    """What the hub sends ``conn``: the HTML its page lacks now (see ``diff.catch_up``)."""
-    return catch_up(conn.sent, render_for(table, conn))
+    """What the hub sends ``conn``: the HTML its page lacks now (see ``diff.catch_up``); to
+    a phone, its regions further down the page (``PHONE_LATER``) after ``LATER``."""
+    parts = render_for(table, conn)
+    if conn.seat is None:
+        return catch_up(conn.sent, parts)
+    now = catch_up(conn.sent, [part for part in parts if part.id not in PHONE_LATER])
+    later = catch_up(conn.sent, [part for part in parts if part.id in PHONE_LATER])
+    return f"{now}{LATER}{later}" if now and later else now + later
 
 
 def mark_shown(code: str, seat: int, page: str | None, parts: list[Part]) -> None:

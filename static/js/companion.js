@@ -213,6 +213,43 @@
     },
   });
 
+  // A push to a phone sends what a move changes in sight first, then, after a marker, the
+  // regions further down the page (the seats, the log): those are swapped two frames later,
+  // after the frame that shows the rest and the one that draws the tower again, so that no
+  // frame carries all of a push's work. They are swapped in the order they came, and before
+  // anything else is: the next push, or the answer to a tap.
+  const LATER = "<!--later-->";
+  const later = [];
+  let laterTimer = 0;
+  let swapping = Promise.resolve();
+
+  function swapLater() {
+    cancelAnimationFrame(laterTimer);
+    const parts = later.splice(0);
+    swapping = parts.reduce((done, [from, text]) => done.then(() => htmx.swap(
+      {sourceElement: from, target: from, swap: "none", text, transition: false}))
+      .catch((error) => console.error("htmx: a push's later part", error)), swapping);
+    return swapping;
+  }
+
+  function swapLaterSoon() {
+    cancelAnimationFrame(laterTimer);
+    laterTimer = requestAnimationFrame(() => setTimeout(() => {
+      laterTimer = requestAnimationFrame(() => setTimeout(swapLater, 0));
+    }, 0));
+  }
+
+  document.addEventListener("htmx:ws:before:message:incoming", (event) => {
+    const message = event.detail.message;
+    if (later.length) event.detail.waitUntil(swapLater());
+    const at = typeof message.data === "string" ? message.data.indexOf(LATER) : -1;
+    if (at < 0) return;
+    later.push([event.target, message.data.slice(at + LATER.length)]);
+    message.data = message.data.slice(0, at);
+    swapLaterSoon();
+  });
+  document.addEventListener("htmx:before:request", () => { if (later.length) swapLater(); });
+
   document.addEventListener("DOMContentLoaded", () => {
     refresh();
     openOnMine();

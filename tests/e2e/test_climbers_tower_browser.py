@@ -168,3 +168,41 @@ def test_a_push_redraws_only_what_it_changed_on_the_phone(browser, live_server):
                 .map((g) => g.dataset.block)};
     }""")
     assert drawn == {"same": True, "fresh": [move["block"]], "wrong": []}
+
+
+
+#: From now on: the number of frames begun, and for each of the phone's turn line, tower
+#: and log, the number of frames begun when it first changed.
+FRAMES_SEEN = """() => {
+  const seen = window.__changed = {};
+  let frames = 0;
+  const count = () => { frames += 1; requestAnimationFrame(count); };
+  requestAnimationFrame(count);
+  new MutationObserver((records) => {
+    for (const r of records) {
+      const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+      for (const sel of ["#status", "#cl-v-me", "#log"]) if (el.closest(sel)) seen[sel] ??= frames;
+    }
+  }).observe(document.body, {subtree: true, childList: true, attributes: true,
+                             characterData: true});
+}"""
+
+
+def test_a_push_shows_the_turn_then_draws_the_tower_then_writes_the_log(
+        browser: Browser, live_server):
+    """Another player's block move reaches a phone as one push, whose work is spread over
+    frames: the turn line first, the tower drawn again in a later frame, the log last."""
+    table = built_table(live_server)
+    seat, moves = table.seat_to_move()
+    page = seated_page(browser, live_server["base"], table, (seat + 1) % 3)
+    expect(page.locator("#cl-v-me g.cl-b").first).to_be_attached()
+    page.wait_for_timeout(300)  # the first drawing and the pushes of a page opened are done
+    page.evaluate(FRAMES_SEEN)
+    table.post_move(seat, next(m for m in moves if m["type"] == "block"))
+    expect(page.locator("#log li.move").first).to_contain_text(("Ana", "Ben", "Chloé")[seat])
+    page.wait_for_timeout(100)
+    changed = page.evaluate("window.__changed")
+    # (on a busy machine a frame may come between the tower's timer and its drawing: the
+    # log may then come in the tower's frame, never before it nor in the turn line's)
+    assert changed["#status"] < changed["#cl-v-me"] <= changed["#log"], changed
+    assert changed["#status"] < changed["#log"], changed

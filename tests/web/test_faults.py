@@ -19,7 +19,7 @@ import websocket
 from werkzeug.serving import make_server
 
 from companion.live import Connection
-from companion.web.regions import render_for
+from companion.web.regions import LATER, PHONE_LATER, render_for
 from companion.web.services import services
 from support.server_process import FAULT_GAMES, FaultRun, read_stored, replayed_views, seq_of
 from tests.conftest import ApiTable, bearer, make_app
@@ -120,11 +120,14 @@ def normal(message: str) -> str:
 
 
 def rendering(app, code: str, seat: int) -> str:
-    """What a phone of ``seat`` connecting now should receive first."""
+    """What a phone of ``seat`` connecting now should receive first: its regions, those
+    further down its page after the marker."""
     table = services(app).tables.get(code)
     with app.app_context():
         parts = render_for(table, Connection(None, code, seat, "en"))
-        return normal("".join(part.html for part in parts))
+        now = "".join(part.html for part in parts if part.id not in PHONE_LATER)
+        later = "".join(part.html for part in parts if part.id in PHONE_LATER)
+        return normal(now + LATER + later)
 
 
 def phone_client(app, code: str, token: str):

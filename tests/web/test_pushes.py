@@ -19,7 +19,7 @@ from werkzeug.serving import make_server
 
 from companion.live import Connection
 from companion.web.diff import Part, catch_up
-from companion.web.regions import PHONE_BOARD, regions, render_for
+from companion.web.regions import LATER, PHONE_BOARD, push_for, regions, render_for
 from companion.web.render import viewer_context
 from companion.web.services import services
 from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, make_app
@@ -390,3 +390,52 @@ def test_the_climbers_early_moves_send_a_waiting_phone_its_budget_not_its_whole_
                     phone_bytes.append(sent)
     assert statistics.median(phone_bytes) <= 8_000, sorted(phone_bytes)
     assert statistics.median(screen_bytes) <= 16_000, sorted(screen_bytes)
+
+
+def test_the_climbers_question_is_pushed_alone_the_phones_tower_stays(app):
+    """A move changes what each phone is asked (the tops lit, the blocks that may move):
+    that question is one list item, morphed alone. The rest of the phone's own region, the
+    tower's view with its drawing, is never sent again while the player's side stays."""
+    table = ApiTable(app.test_client(), game="climbers", players=3, seed=2).join_all()
+    table.start(first_seat=0)
+    table.finish_building()
+    live = services(app).tables.get(table.code)
+    phones = [Connection(None, table.code, seat, "en") for seat in range(3)]
+    with app.app_context():
+        for conn in phones:
+            catch_up(conn.sent, render_for(live, conn))
+    rng = random.Random(2)
+    questions = 0
+    for seq in range(20):
+        found = table.seat_to_move()
+        assert found is not None
+        seat, moves = found
+        table.post_move(seat, rng.choice(moves), seq=seq)
+        with app.app_context():
+            for conn in phones:
+                sent = catch_up(conn.sent, render_for(live, conn))
+                assert 'id="private"' not in sent, (seq, conn.seat)
+                questions += 'id="cl-question"' in sent
+    assert questions >= 20  # the mover's phone and the next one's, at the least
+
+
+def test_a_phone_is_sent_its_seats_and_log_after_what_a_move_changes_in_sight(app):
+    """A push to a phone puts the regions further down its page (the seats, the log) after
+    a marker, which the phone swaps in a little later; the table screen's push has none."""
+    table = ApiTable(app.test_client(), game="skyrunner", players=3, seed=5).join_all()
+    table.start(first_seat=0)
+    live = services(app).tables.get(table.code)
+    phone, screen = (Connection(None, table.code, seat, "en") for seat in (1, None))
+    with app.app_context():
+        for conn in (phone, screen):
+            push_for(live, conn)
+    seat, moves = table.seat_to_move()
+    table.post_move(seat, moves[0], seq=0)
+    with app.app_context():
+        now, later = push_for(live, phone).split(LATER)
+        on_screen = push_for(live, screen)
+    assert 'id="status"' in now and 'id="log' not in now
+    assert 'id="log-' in later and 'id="status"' not in later
+    assert LATER not in on_screen and 'id="log-' in on_screen
+    with app.app_context():
+        assert push_for(live, phone) == ""  # nothing new: no marker alone

@@ -91,6 +91,12 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
         never change it (the server's pushes read a block's thousands of places)."""
         return self._kept(state, seat).moves
 
+    def pick_moves(self, state: State, seat: int, chosen: dict[str, Any]) -> list[Move]:
+        """The legal moves a phone's picker needs for the values ``chosen`` (see
+        ``rules.Offered.for_pick``), kept like ``kept_moves``: a phone that has not tapped a
+        block never needs the thousands of places of every block."""
+        return self._kept(state, seat).for_pick(chosen)
+
     def _kept(self, state: State, seat: int) -> rules.Offered:
         """The legal moves and the walks among them that go lower, kept for the position."""
         if not is_seat(state, seat) or seat != state["turn"]:
@@ -168,7 +174,7 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
                 kept = self._kept(state, seat)
                 reach: dict[str, list[str]] = {}
                 lower: dict[str, list[str]] = {}
-                for move in kept.moves:
+                for move in kept.first:
                     if move["type"] != "walk":
                         continue
                     reach.setdefault(move["to"], []).append(move["ladders"])

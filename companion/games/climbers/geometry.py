@@ -121,6 +121,7 @@ class Tower:
         #: square under every footprint they try, thousands of times a position.
         self.heights: dict[Square, int] = {square: height
                                            for square, (height, _) in self.top.items()}
+        self._outer: set[Square] | None = None
 
     def height(self, square: Square) -> int:
         return self.heights.get(square, 0)
@@ -177,7 +178,13 @@ class Tower:
     def outer_table(self) -> set[Square]:
         """The bare table squares joined to the table around the tower, side by side, within
         the tower's bounds grown by one square: figures on the table walk « autour de la
-        construction », never through a block."""
+        construction », never through a block. Worked out once for the tower (a walker
+        asks for its pits and its edges); read it, never change it."""
+        if self._outer is None:
+            self._outer = self._outer_table()
+        return self._outer
+
+    def _outer_table(self) -> set[Square]:
         if not self.top:
             return set()
         x0, y0, x1, y1 = self.bounds()
@@ -351,6 +358,10 @@ class Walker:
         self.never_down = never_down
         self.edges = tower.edge_squares()
         self.pits = tower.pits()
+        #: What ``stand_refusal`` and ``neighbours`` answered for each place: a search asks
+        #: them of every place once for each set of ladders it may arrive with.
+        self._refusals: dict[Node, str | None] = {}
+        self._next: dict[Node, list[Node]] = {}
         self.refused: dict[Node, str] = {}
         #: Where each refused place was first tried from (the table is a detour).
         self.tried_from: dict[Node, Node] = {}
@@ -363,6 +374,12 @@ class Walker:
 
     def stand_refusal(self, node: Node) -> str | None:
         """The clause that keeps the figure off ``node``, or None when it may stand there."""
+        if node in self._refusals:
+            return self._refusals[node]
+        why = self._refusals[node] = self._stand_refusal(node)
+        return why
+
+    def _stand_refusal(self, node: Node) -> str | None:
         if node == TABLE:
             return None
         if node in self.others:
@@ -377,7 +394,14 @@ class Walker:
         """Every place a figure may be named at: a block's top, a pit, or the table."""
         return {TABLE, *self.tower.top, *self.pits}
 
-    def neighbours(self, node: Node) -> Iterator[Node]:
+    def neighbours(self, node: Node) -> list[Node]:
+        """The places one step from ``node``, in order."""
+        found = self._next.get(node)
+        if found is None:
+            found = self._next[node] = list(self._neighbours(node))
+        return found
+
+    def _neighbours(self, node: Node) -> Iterator[Node]:
         if node == TABLE:
             yield from self.edges
             return

@@ -158,9 +158,9 @@ def tower(state: State, without: str | None = None) -> Tower:
     return Tower(state["blocks"], without)
 
 
-def placer(state: State) -> Placer:
+def placer(state: State, built: Tower | None = None) -> Placer:
     """Where the blocks of this position may go, each on the tower without itself."""
-    return Placer(state["blocks"], state["figures"], barred(state), whole_face(state))
+    return Placer(state["blocks"], state["figures"], barred(state), whole_face(state), built)
 
 
 def height_of(state: State, seat: int, built: Tower | None = None) -> int:
@@ -411,52 +411,51 @@ def why_not(state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
                          else IllegalMove("cl.figure.reach"))
 
 
-def offered(state: State, seat: int) -> Offered:
+def offered(state: State, seat: int, spots: list[str] | None = None) -> Offered:
     """Every legal move of ``seat``, with the walks among them that go lower; the blocks'
-    places worked out as asked for."""
+    places worked out as asked for. ``spots``: the blocks the seat's blocking stone may go
+    on (``stone_spots``), when the caller has them already."""
     if state["phase"] == "over" or not is_seat(state, seat) or seat != state["turn"]:
         return Offered([])
     if state["phase"] == "build":
         return _build_offered(state)
+    built = tower(state)
     walking: list[Move] = []
     lower: frozenset[tuple[str, str]] = frozenset()
     if not state["walked"]:
-        ways = walk_ways(state, seat)
+        ways = walk_ways(state, seat, built)
         walking.extend(move for move, _ in ways)
         lower = frozenset((move["to"], move["ladders"]) for move, dipped in ways if dipped)
     if state["step"] == "after" and not walking and not may_end(
-            state, height_of(state, seat), state["start"]["dipped"]):
+            state, height_of(state, seat, built), state["start"]["dipped"]):
         return Offered([{"type": "restart"}])
     if state["step"] == "before":
-        placing = placer(state)
-        return Offered(walking, lower, placing, "block", movable(state, placing.whole),
+        return Offered(walking, lower, placer(state, built), "block", movable(state, built),
                        [{"type": "pass"}])
     last: list[Move] = []
-    if may_end(state, height_of(state, seat), state["start"]["dipped"]):
-        last.extend({"type": "stone", "block": block_id} for block_id in stone_spots(state, seat))
+    if may_end(state, height_of(state, seat, built), state["start"]["dipped"]):
+        if spots is None:
+            spots = stone_spots(state, seat, built)
+        last.extend({"type": "stone", "block": block_id} for block_id in spots)
         last.append({"type": "end"})
     return Offered(walking, lower, last=last)
 
 
-def stuck(state: State, seat: int) -> bool:
+def stuck(state: State, seat: int, built: Tower | None = None) -> bool:
     """Whether the turn can no longer end: the figure went lower before the block move, and
     no walk left takes it higher than it began. The player puts everything back and starts
     the turn again."""
-    if state["step"] != "after" or may_end(state, height_of(state, seat),
+    if state["step"] != "after" or may_end(state, height_of(state, seat, built),
                                            state["start"]["dipped"]):
         return False
-    return state["walked"] or not walks(state, seat)
+    return state["walked"] or not walk_ways(state, seat, built)
 
 
-def walks(state: State, seat: int) -> list[Move]:
-    """Every walk the seat's figure can make now, with the fewest ladders for each place."""
-    return [move for move, _ in walk_ways(state, seat)]
-
-
-def walk_ways(state: State, seat: int) -> list[tuple[Move, bool]]:
-    """``walks``, each with whether it goes lower than the figure stood when the turn
-    began (a way that does must end the turn higher than it began)."""
-    built = tower(state)
+def walk_ways(state: State, seat: int, built: Tower | None = None) -> list[tuple[Move, bool]]:
+    """Every walk the seat's figure can make now, with the fewest ladders for each place,
+    each with whether it goes lower than the figure stood when the turn began (a way that
+    does must end the turn higher than it began)."""
+    built = built or tower(state)
     walking = walker(state, seat, built)
     start = figure_node(state["figures"][str(seat)])
     found = []
@@ -470,12 +469,12 @@ def walk_ways(state: State, seat: int) -> list[tuple[Move, bool]]:
                                           way[0]["ladders"]))
 
 
-def stone_spots(state: State, seat: int) -> list[str]:
+def stone_spots(state: State, seat: int, built: Tower | None = None) -> list[str]:
     """The blocks the seat's stone may go on: some of the top showing, no figure there, no
     other stone."""
     if state["stones"][str(seat)] != "unused":
         return []
-    built = tower(state)
+    built = built or tower(state)
     standing = {figure_node(place) for place in state["figures"].values() if place is not None}
     taken = barred(state)
     return [block_id for block_id in built.blocks

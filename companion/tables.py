@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
 import secrets
 import threading
 from collections.abc import Callable, Collection, Mapping
@@ -237,6 +238,21 @@ class Table:
         # A game that keeps its answers (The Climbers) lends them without a copy.
         ask = getattr(self.game, "kept_moves", self.game.legal_moves)
         moves: list[Move] = self._asked(state, "moves", seat, lambda: ask(state, seat))
+        return moves
+
+    def pick_moves(self, seat: int | None, chosen: dict[str, Any]) -> list[Move]:
+        """The legal moves a phone's picker needs for the values ``chosen``: those of
+        ``moves_for`` that decide the next question, for a game that works its moves out as
+        they are asked (``pick_moves``, The Climbers: a block's places only once it is
+        tapped); else ``moves_for`` itself. Empty exactly when ``moves_for`` is. Shared:
+        read it, never change it."""
+        state = self.state
+        narrowed = getattr(self.game, "pick_moves", None)
+        if narrowed is None or seat is None or self.status != "playing" or state is None:
+            return self.moves_for(seat)
+        key = json.dumps(chosen, sort_keys=True, separators=(",", ":"))
+        moves: list[Move] = self._asked(state, f"pick {key}", seat,
+                                        lambda: narrowed(state, seat, chosen))
         return moves
 
     def view_for(self, seat: int | None) -> Mapping[str, Any] | None:
@@ -694,7 +710,7 @@ class Tables:
                 raise TableError("table.stale", seq=table.seq_for(seat))
             state = table.state
             assert state is not None
-            if not table.moves_for(seat):
+            if not table.pick_moves(seat, {}):
                 raise TableError("table.not-your-turn")
             try:
                 after = table.game.apply(state, seat, copy.deepcopy(move))
@@ -720,7 +736,7 @@ class Tables:
         with table.lock:
             if table.status != "playing" or table.state is None:
                 return TableError("table.not-playing")
-            if any(has_values(move, chosen) for move in table.moves_for(seat)):
+            if any(has_values(move, chosen) for move in table.pick_moves(seat, chosen)):
                 return None
             refusal = table.game.why_not(table.state, seat, chosen)
         return TableError(refusal.rule, **refusal.params)

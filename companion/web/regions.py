@@ -55,6 +55,8 @@ PHONE_LATER = frozenset(("seats", "log"))
 LATER = "<!--later-->"
 #: Log lines kept rendered, shared by every viewer who sees the same line.
 LINES_KEPT = 4096
+#: What games' helpers worked out from views, kept (``PushCaches.worked_out``).
+WORKED_OUT_KEPT = 256
 
 
 def _push_environ() -> dict[str, Any]:
@@ -72,6 +74,11 @@ class PushCaches:
     #: Log lines drawn, shared by the viewers who see the same move.
     log_lines: LRU[tuple[Any, ...], str] = field(default_factory=lambda: LRU(LINES_KEPT))
     log_lines_lock: threading.Lock = field(default_factory=threading.Lock)
+    #: What a game's helpers worked out once from a view and shared by every viewer of its
+    #: state (The Climbers' words for a tower, its squares), by what it is
+    #: (``companion.web.games.climbers_words.worked_out``).
+    worked_out: LRU[tuple[Any, ...], Any] = field(default_factory=lambda: LRU(WORKED_OUT_KEPT))
+    worked_out_lock: threading.Lock = field(default_factory=threading.Lock)
     #: The request environment a push is drawn in, built once.
     push_environ: dict[str, Any] = field(default_factory=_push_environ)
 

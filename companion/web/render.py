@@ -58,11 +58,14 @@ def seats_context(table: Table) -> list[dict[str, Any]]:
 
 def pick_context(table: Table, seat: int, moves: list[dict[str, Any]],
                  chosen: dict[str, Any]) -> dict[str, Any]:
+    """The picker's question for ``chosen``, from ``moves``, the legal moves it needs for
+    those values (``Table.pick_moves``)."""
     pick: Pick = narrow(moves, table.game.choice_keys, chosen)
     if moves and pick.remaining == 0:
         # Values no legal move has (a stale link, or a forged one): ask from the start, so
         # a template never meets a value it cannot name.
         chosen = {}
+        moves = table.pick_moves(seat, chosen)
         pick = narrow(moves, table.game.choice_keys, chosen)
     # A form's id names the move and this seat's own last entry: a page and a push draw the
     # same form, a double tap applies once, the same move made again later is a new one,
@@ -78,6 +81,7 @@ def pick_context(table: Table, seat: int, moves: list[dict[str, Any]],
     settles = {json.dumps(value, sort_keys=True): offer(move)
                for value, move in zip(pick.values, pick.settles, strict=False) if move}
     return {
+        "moves": moves,
         "pick": pick,
         "picked": chosen,
         "settling": Call(lambda key, value: settles.get(json.dumps(value, sort_keys=True))
@@ -112,7 +116,7 @@ def viewer_context(table: Table, seat: int | None, is_host: bool = False,
     """Everything a page or a push shows this viewer, taken under the table's lock."""
     with table.lock:
         view = table.view_for(seat)
-        moves = table.moves_for(seat)
+        moves = table.pick_moves(seat, chosen or {})
         last = table.steps[-1].entry if table.steps else None
         context: dict[str, Any] = {
             "code": table.code,

@@ -280,6 +280,22 @@ def test_turn_order_the_last_walk_ends_the_turn_when_nothing_is_left_to_choose()
     assert G.legal_moves(ended, 0) == []
 
 
+def test_the_stone_spots_a_walk_reads_are_the_moves_left(monkeypatch):
+    """The blocks the stone may go on, read to decide whether a walk after the block move
+    ends the turn, are the ones the moves left offer: they are not read again."""
+    state = table(2, (*STAIRS, ("C2", 0, 2, "grey")))
+    moved = allowed(state, 0, block("C2", 4, 0, "yellow"))
+    read = []
+    spots = rules.stone_spots
+    monkeypatch.setattr(rules, "stone_spots",
+                        lambda *args: read.append(args[:2]) or spots(*args))
+    game = Climbers()
+    held = game.apply(moved, 0, walk("0,0"))
+    assert game.legal_moves(held, 0) == [*({"type": "stone", "block": block_id}
+                                           for block_id in spots(held, 0)), END]
+    assert len(read) == 1
+
+
 def test_turn_wait():
     """cl.turn.wait: only the seat on turn moves; seats outside the table do nothing."""
     state = table(3, STAIRS)

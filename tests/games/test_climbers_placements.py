@@ -129,6 +129,6 @@ def test_a_block_may_go_onto_a_figure_that_moves_to_the_squares_it_leaves():
     figures = {"0": "0,0", "1": "0,1", "2": "1,0", "3": "1,1"}
     state = {"blocks": blocks, "figures": figures, "blocked": {},
              "options": {"contact": "side"}}
-    found = rules.placer(state).placements("C2", BLOCKS["C2"])
+    found = list(rules.placer(state).placements("C2", BLOCKS["C2"]))
     assert ("red", None, 0, 0) in found
     assert found == every_footprint(Tower(blocks, without="C2"), "C2", state)

@@ -16,7 +16,7 @@ from companion.web.clauses import clause_text
 from companion.web.games.climbers import ClimbersHelpers
 from companion.web.games.climbers_words import _neighbour, _touching, neighbour
 from companion.web.services import services
-from tests.conftest import ApiTable
+from tests.conftest import ApiTable, make_app
 
 G = Climbers()
 COORDINATES = re.compile(r"-?\d+,-?\d+")
@@ -155,3 +155,19 @@ def test_the_block_under_a_figure_is_the_highest_at_its_square():
             assert helpers.standing_on(view, f"{cell['x']},{cell['y']}") == highest
         assert helpers.standing_on(view, "99,99") is None
         assert helpers.standing_on(view, "table") is None
+
+
+def test_the_words_said_of_a_tower_are_kept_by_the_app_that_said_them(tmp_path, app):
+    """What is worked out for a tower's words is kept in the app's own caches, and a
+    second app starts with none of it."""
+    view = G.view(G.setup(3, {}, 1), None)
+    words = ClimbersHelpers().words
+    with app.app_context(), drawing_in("en"):
+        kept = services(app).caches.worked_out
+        assert len(kept) == 0
+        said = words.block(view, view["blocks"][-1]["id"])
+        assert len(kept) >= 2  # the tower, and what is said of it
+    other = make_app({"DATABASE": str(tmp_path / "other.sqlite")})
+    with other.app_context(), drawing_in("en"):
+        assert len(services(other).caches.worked_out) == 0
+        assert words.block(view, view["blocks"][-1]["id"]) == said

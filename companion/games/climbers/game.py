@@ -15,6 +15,7 @@ Nothing is hidden in this game: every view shows the whole table.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from companion.games.base import (
@@ -32,6 +33,7 @@ from companion.games.climbers.data import BLOCKS, COLOURS, FOUNDATIONS, GAME_ID,
 from companion.games.climbers.geometry import Tower, opened_pits
 from companion.games.climbers.tower import foundations, generate
 from companion.games.climbers.types import View
+from companion.lru import LRU
 
 #: How many answers of ``legal_moves`` are kept (a few positions, for each seat).
 MOVES_KEPT = 32
@@ -78,7 +80,8 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
         }
 
     def __init__(self) -> None:
-        self._offered: dict[tuple[str, int], rules.Offered] = {}
+        self._offered: LRU[tuple[str, int], rules.Offered] = LRU(MOVES_KEPT)
+        self._offered_lock = threading.Lock()
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         """Every legal move. A block may go to thousands of places, so the last few answers
@@ -91,6 +94,12 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
         never change it (the server's pushes read a block's thousands of places)."""
         return self._kept(state, seat).moves
 
+    def pick_moves(self, state: State, seat: int, chosen: dict[str, Any]) -> list[Move]:
+        """The legal moves a phone's picker needs for the values ``chosen`` (see
+        ``rules.Offered.for_pick``), kept like ``kept_moves``: a phone that has not tapped a
+        block never needs the thousands of places of every block."""
+        return self._kept(state, seat).for_pick(chosen)
+
     def _kept(self, state: State, seat: int) -> rules.Offered:
         """The legal moves and the walks among them that go lower, kept for the position."""
         if not is_seat(state, seat) or seat != state["turn"]:
@@ -100,13 +109,16 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
         # The state's repr is its content (JSON values only), at a tenth of the cost of its
         # JSON: equal states built in another order miss, and are answered afresh.
         key = (repr(state), seat)
-        found = self._offered.get(key)
+        with self._offered_lock:
+            found = self._offered.get(key)
         if found is None:
             found = rules.offered(state, seat)
-            if len(self._offered) >= MOVES_KEPT:
-                self._offered.clear()
-            self._offered[key] = found
+            self._keep(key, found)
         return found
+
+    def _keep(self, key: tuple[str, int], offered: rules.Offered) -> None:
+        with self._offered_lock:
+            self._offered.put(key, offered)
 
     def apply(self, state: State, seat: int, move: Move) -> State:
         done = rules.check(state, seat, move)
@@ -126,8 +138,12 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
         elif kind == "walk":
             assert isinstance(done, rules.Walk)
             _walk(new, seat, done)
-            if new["step"] == "after" and not rules.stone_spots(new, seat):
-                _end_turn(new, seat)  # nothing is left to choose (cl.turn.order)
+            if new["step"] == "after":
+                spots = rules.stone_spots(new, seat)
+                if not spots:
+                    _end_turn(new, seat)  # nothing is left to choose (cl.turn.order)
+                else:  # the moves left are read from the same spots
+                    self._keep((repr(new), seat), rules.offered(new, seat, spots))
         elif kind == "pass":
             new["step"], new["walked"] = "after", False
         elif kind == "restart":
@@ -168,7 +184,7 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
                 kept = self._kept(state, seat)
                 reach: dict[str, list[str]] = {}
                 lower: dict[str, list[str]] = {}
-                for move in kept.moves:
+                for move in kept.first:
                     if move["type"] != "walk":
                         continue
                     reach.setdefault(move["to"], []).append(move["ladders"])
@@ -213,8 +229,8 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
             "outcome": None,
         }
         if state["phase"] == "play":
-            view["movable"] = rules.movable(state) if state["step"] == "before" else []
-            view["stuck"] = rules.stuck(state, state["turn"])
+            view["movable"] = rules.movable(state, built) if state["step"] == "before" else []
+            view["stuck"] = rules.stuck(state, state["turn"], built)
         result = self.outcome(state)
         if result is not None:
             view["outcome"] = result.as_json()

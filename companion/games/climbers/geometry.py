@@ -121,6 +121,7 @@ class Tower:
         #: square under every footprint they try, thousands of times a position.
         self.heights: dict[Square, int] = {square: height
                                            for square, (height, _) in self.top.items()}
+        self._outer: set[Square] | None = None
 
     def height(self, square: Square) -> int:
         return self.heights.get(square, 0)
@@ -177,7 +178,13 @@ class Tower:
     def outer_table(self) -> set[Square]:
         """The bare table squares joined to the table around the tower, side by side, within
         the tower's bounds grown by one square: figures on the table walk « autour de la
-        construction », never through a block."""
+        construction », never through a block. Worked out once for the tower (a walker
+        asks for its pits and its edges); read it, never change it."""
+        if self._outer is None:
+            self._outer = self._outer_table()
+        return self._outer
+
+    def _outer_table(self) -> set[Square]:
         if not self.top:
             return set()
         x0, y0, x1, y1 = self.bounds()
@@ -351,6 +358,10 @@ class Walker:
         self.never_down = never_down
         self.edges = tower.edge_squares()
         self.pits = tower.pits()
+        #: What ``stand_refusal`` and ``neighbours`` answered for each place: a search asks
+        #: them of every place once for each set of ladders it may arrive with.
+        self._refusals: dict[Node, str | None] = {}
+        self._next: dict[Node, list[Node]] = {}
         self.refused: dict[Node, str] = {}
         #: Where each refused place was first tried from (the table is a detour).
         self.tried_from: dict[Node, Node] = {}
@@ -363,6 +374,12 @@ class Walker:
 
     def stand_refusal(self, node: Node) -> str | None:
         """The clause that keeps the figure off ``node``, or None when it may stand there."""
+        if node in self._refusals:
+            return self._refusals[node]
+        why = self._refusals[node] = self._stand_refusal(node)
+        return why
+
+    def _stand_refusal(self, node: Node) -> str | None:
         if node == TABLE:
             return None
         if node in self.others:
@@ -377,7 +394,14 @@ class Walker:
         """Every place a figure may be named at: a block's top, a pit, or the table."""
         return {TABLE, *self.tower.top, *self.pits}
 
-    def neighbours(self, node: Node) -> Iterator[Node]:
+    def neighbours(self, node: Node) -> list[Node]:
+        """The places one step from ``node``, in order."""
+        found = self._next.get(node)
+        if found is None:
+            found = self._next[node] = list(self._neighbours(node))
+        return found
+
+    def _neighbours(self, node: Node) -> Iterator[Node]:
         if node == TABLE:
             yield from self.edges
             return
@@ -622,8 +646,8 @@ def _by_dims(block: Block) -> dict[tuple[int, int, int], list[tuple[str, str | N
 
 
 class Placer:
-    """Every placement of each block of one position, the block tried on the tower without
-    itself, for a dozen blocks at once.
+    """The placements of each block of one position, the block tried on the tower without
+    itself, for a dozen blocks at once, each block's worked out only as far as asked.
 
     Only a block with nothing on it is ever placed again, so taking it away changes the
     height of its own squares and nothing else. A footprint that neither covers nor borders
@@ -635,9 +659,9 @@ class Placer:
     more squares, so nothing is missed."""
 
     def __init__(self, blocks: dict[str, Placed | None], figures: dict[str, str | None],
-                 barred: Iterable[str], whole_face: bool) -> None:
+                 barred: Iterable[str], whole_face: bool, whole: Tower | None = None) -> None:
         self.blocks = blocks
-        self.whole = Tower(blocks)
+        self.whole = whole or Tower(blocks)
         self.figures = figures
         self.barred = set(barred)
         self.whole_face = whole_face
@@ -655,43 +679,53 @@ class Placer:
             origins = _origins(self.whole, w, d)
             over_figures = {(x, y) for x, y in origins
                             if covers_any(x, y, w, d, self.standing)}
-            fitting = sorted((x, y) for x, y in origins
-                             if self._fits(self.whole, x, y, w, d, h))
-            self._on_whole[key] = _Footprints(origins, over_figures, fitting)
+            self._on_whole[key] = _Footprints(origins, sorted(origins), over_figures, {})
         return self._on_whole[key]
 
-    def placements(self, block_id: str, block: Block) -> list[tuple[str, str | None, int, int]]:
-        """Every legal (top, long, x, y) for the block, in order, but the place and face it
-        has now."""
-        current = self.blocks[block_id]
-        if current is None:  # not on the tower: the whole tower is the tower without it
-            return [(top, long, x, y) for (w, d, h), faces in _by_dims(block).items()
-                    for x, y in self._footprints(w, d, h).fitting for top, long in faces]
-        rest = Tower(self.blocks, without=block_id)
-        here = (current["top"], current["long"], current["x"], current["y"])
-        return [(top, long, x, y) for (w, d, h), faces in _by_dims(block).items()
-                for x, y in self._without(rest, current, self._footprints(w, d, h), w, d, h)
-                for top, long in faces if (top, long, x, y) != here]
+    def _fits_whole(self, footprints: _Footprints, x: int, y: int, w: int, d: int,
+                    h: int) -> bool:
+        """Whether the footprint at (x, y) fits on the whole tower, worked out once for
+        every block of its size."""
+        fits = footprints.fits.get((x, y))
+        if fits is None:
+            fits = footprints.fits[(x, y)] = self._fits(self.whole, x, y, w, d, h)
+        return fits
 
-    def _without(self, rest: Tower, current: Placed, footprints: _Footprints, w: int,
-                 d: int, h: int) -> list[Square]:
-        """The corners of the w × d footprints that fit on ``rest``, the tower without the
-        block now at ``current``, in order: as on the whole tower, but those that cover or
-        border the block's squares, or stand over a figure."""
-        bx, by = current["x"], current["y"]
-        near = {(x, y) for x in range(bx - w, bx + current["w"] + 1)
-                for y in range(by - d, by + current["d"] + 1)} & footprints.origins
-        again = near | footprints.over_figures
-        kept = [corner for corner in footprints.fitting if corner not in again]
-        kept += [(x, y) for x, y in again if self._fits(rest, x, y, w, d, h)]
-        return sorted(kept)
+    def placements(self, block_id: str, block: Block) -> Iterator[tuple[str, str | None, int,
+                                                                        int]]:
+        """Every legal (top, long, x, y) for the block, in order, but the place and face it
+        has now: worked out one footprint at a time, so a caller that needs only the
+        first few (is the block movable at all?) stops early."""
+        current = self.blocks[block_id]
+        here = None if current is None else (current["top"], current["long"], current["x"],
+                                             current["y"])
+        rest: Tower | None = None
+        for (w, d, h), faces in _by_dims(block).items():
+            footprints = self._footprints(w, d, h)
+            again: set[Square] = set()
+            if current is not None:  # the corners to try on the tower without the block
+                bx, by = current["x"], current["y"]
+                near = {(x, y) for x in range(bx - w, bx + current["w"] + 1)
+                        for y in range(by - d, by + current["d"] + 1)} & footprints.origins
+                again = near | footprints.over_figures
+            for x, y in footprints.corners:
+                if (x, y) in again:
+                    rest = rest or Tower(self.blocks, without=block_id)
+                    if not self._fits(rest, x, y, w, d, h):
+                        continue
+                elif not self._fits_whole(footprints, x, y, w, d, h):
+                    continue
+                for top, long in faces:
+                    if (top, long, x, y) != here:
+                        yield top, long, x, y
 
 
 @dataclass(frozen=True)
 class _Footprints:
-    """The footprints of one size worth trying on the whole tower (their corners), those
-    over a figure, and those that fit there, in order."""
+    """The footprints of one size worth trying on the whole tower (their corners, as a set
+    and in order), those over a figure, and whether each fits there (as asked)."""
 
     origins: set[Square]
+    corners: list[Square]
     over_figures: set[Square]
-    fitting: list[Square]
+    fits: dict[Square, bool]

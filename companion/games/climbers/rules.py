@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from companion.games.base import IllegalMove, Move, State, first_refusal, is_int, is_seat
@@ -50,13 +51,88 @@ class Placement:
     pushed: dict[str, str | None] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class Offered:
-    """The legal moves, and which of their walks go lower than the figure stood when the
-    turn began, as (to, ladders) pairs: such a way must end the turn higher than it began."""
+#: The picker's questions that a block's place answers (``Climbers.choice_keys``).
+PLACE_KEYS = frozenset(("x", "y", "top", "long"))
 
-    moves: list[Move]
-    lower: frozenset[tuple[str, str]] = frozenset()
+
+class Offered:
+    """The legal moves of one position: ``first`` (the walks), each block's placements
+    (``kind`` "block" or "build", for ``blocks`` in order) and ``last`` (pass, the blocking
+    stone, end, built), in that order; and which of the walks go lower than the figure
+    stood when the turn began, as (to, ladders) pairs: such a way must end the turn higher
+    than it began.
+
+    A block may go to hundreds of places and a phone shows those of the one block its
+    player tapped, so each block's placements are worked out only when asked for
+    (``placements``), and whether a block can go anywhere at all from its first place."""
+
+    def __init__(self, first: list[Move], lower: frozenset[tuple[str, str]] = frozenset(),
+                 placing: Placer | None = None, kind: str = "block",
+                 blocks: list[str] | None = None, last: list[Move] | None = None) -> None:
+        self.first = first
+        self.lower = lower
+        self._placing = placing
+        self._kind = kind
+        self._blocks = blocks or []
+        self._last = last or []
+        self._placements: dict[str, list[Move]] = {}
+        self._starts: dict[str, list[Move]] = {}
+        self._moves: list[Move] | None = None
+
+    @property
+    def moves(self) -> list[Move]:
+        """Every legal move, in order."""
+        if self._moves is None:
+            self._moves = [*self.first,
+                           *(move for block_id in self._blocks
+                             for move in self.placements(block_id)),
+                           *self._last]
+        return self._moves
+
+    def placements(self, block_id: str) -> list[Move]:
+        """Every place ``block_id`` may go to (none for a block not on offer)."""
+        found = self._placements.get(block_id)
+        if found is None:
+            found = self._placements[block_id] = (
+                placement_moves(self._placing, self._kind, block_id)
+                if self._placing is not None and block_id in self._blocks else [])
+        return found
+
+    def _start(self, block_id: str) -> list[Move]:
+        """The first two places of ``block_id``: whether it may move at all, and whether one
+        place only settles it."""
+        found = self._placements.get(block_id)
+        if found is not None:
+            return found[:2]
+        start = self._starts.get(block_id)
+        if start is None:
+            assert self._placing is not None
+            start = self._starts[block_id] = placement_moves(self._placing, self._kind,
+                                                             block_id, at_most=2)
+        return start
+
+    def for_pick(self, chosen: Mapping[str, Any]) -> list[Move]:
+        """The legal moves a picker narrowed to ``chosen`` asks the same next question of
+        as of every legal move (``companion.web.picker.narrow``), and none exactly when
+        there are none: with a block on offer chosen, that block's places; with a place
+        named without its block (a forged link), every legal move; else each block's first
+        two places (enough to offer it, and to settle a block with one place only), but
+        every place of a block that alone may move, as its places are asked next."""
+        if self._placing is None:
+            return self.moves
+        placing = chosen.get("type", self._kind) == self._kind
+        block_id = chosen.get("block")
+        if placing and isinstance(block_id, str) and block_id in self._blocks:
+            return [*self.first, *self.placements(block_id), *self._last]
+        if placing and "block" not in chosen and PLACE_KEYS.intersection(chosen):
+            return self.moves
+        # No place of any block has the values chosen, or none is named yet.
+        starts = {block_id: self._start(block_id) for block_id in self._blocks}
+        placeable = [block_id for block_id, start in starts.items() if start]
+        if len(placeable) == 1:
+            starts[placeable[0]] = self.placements(placeable[0])
+        return [*self.first, *(move for block_id in self._blocks
+                               for move in starts[block_id]), *self._last]
 
 
 @dataclass
@@ -82,9 +158,9 @@ def tower(state: State, without: str | None = None) -> Tower:
     return Tower(state["blocks"], without)
 
 
-def placer(state: State) -> Placer:
+def placer(state: State, built: Tower | None = None) -> Placer:
     """Where the blocks of this position may go, each on the tower without itself."""
-    return Placer(state["blocks"], state["figures"], barred(state), whole_face(state))
+    return Placer(state["blocks"], state["figures"], barred(state), whole_face(state), built)
 
 
 def height_of(state: State, seat: int, built: Tower | None = None) -> int:
@@ -335,51 +411,51 @@ def why_not(state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
                          else IllegalMove("cl.figure.reach"))
 
 
-def offered(state: State, seat: int) -> Offered:
-    """Every legal move of ``seat``, with the walks among them that go lower."""
+def offered(state: State, seat: int, spots: list[str] | None = None) -> Offered:
+    """Every legal move of ``seat``, with the walks among them that go lower; the blocks'
+    places worked out as asked for. ``spots``: the blocks the seat's blocking stone may go
+    on (``stone_spots``), when the caller has them already."""
     if state["phase"] == "over" or not is_seat(state, seat) or seat != state["turn"]:
         return Offered([])
     if state["phase"] == "build":
-        return Offered(_build_moves(state))
-    moves: list[Move] = []
+        return _build_offered(state)
+    built = tower(state)
+    walking: list[Move] = []
     lower: frozenset[tuple[str, str]] = frozenset()
     if not state["walked"]:
-        ways = walk_ways(state, seat)
-        moves.extend(move for move, _ in ways)
+        ways = walk_ways(state, seat, built)
+        walking.extend(move for move, _ in ways)
         lower = frozenset((move["to"], move["ladders"]) for move, dipped in ways if dipped)
-    if state["step"] == "after" and not moves and not may_end(
-            state, height_of(state, seat), state["start"]["dipped"]):
+    if state["step"] == "after" and not walking and not may_end(
+            state, height_of(state, seat, built), state["start"]["dipped"]):
         return Offered([{"type": "restart"}])
     if state["step"] == "before":
-        placing = placer(state)
-        for block_id in movable(state, placing.whole):
-            moves.extend(placement_moves(placing, "block", block_id))
-        moves.append({"type": "pass"})
-    elif may_end(state, height_of(state, seat), state["start"]["dipped"]):
-        moves.extend({"type": "stone", "block": block_id} for block_id in stone_spots(state, seat))
-        moves.append({"type": "end"})
-    return Offered(moves, lower)
+        return Offered(walking, lower, placer(state, built), "block", movable(state, built),
+                       [{"type": "pass"}])
+    last: list[Move] = []
+    if may_end(state, height_of(state, seat, built), state["start"]["dipped"]):
+        if spots is None:
+            spots = stone_spots(state, seat, built)
+        last.extend({"type": "stone", "block": block_id} for block_id in spots)
+        last.append({"type": "end"})
+    return Offered(walking, lower, last=last)
 
 
-def stuck(state: State, seat: int) -> bool:
+def stuck(state: State, seat: int, built: Tower | None = None) -> bool:
     """Whether the turn can no longer end: the figure went lower before the block move, and
     no walk left takes it higher than it began. The player puts everything back and starts
     the turn again."""
-    if state["step"] != "after" or may_end(state, height_of(state, seat),
+    if state["step"] != "after" or may_end(state, height_of(state, seat, built),
                                            state["start"]["dipped"]):
         return False
-    return state["walked"] or not walks(state, seat)
+    return state["walked"] or not walk_ways(state, seat, built)
 
 
-def walks(state: State, seat: int) -> list[Move]:
-    """Every walk the seat's figure can make now, with the fewest ladders for each place."""
-    return [move for move, _ in walk_ways(state, seat)]
-
-
-def walk_ways(state: State, seat: int) -> list[tuple[Move, bool]]:
-    """``walks``, each with whether it goes lower than the figure stood when the turn
-    began (a way that does must end the turn higher than it began)."""
-    built = tower(state)
+def walk_ways(state: State, seat: int, built: Tower | None = None) -> list[tuple[Move, bool]]:
+    """Every walk the seat's figure can make now, with the fewest ladders for each place,
+    each with whether it goes lower than the figure stood when the turn began (a way that
+    does must end the turn higher than it began)."""
+    built = built or tower(state)
     walking = walker(state, seat, built)
     start = figure_node(state["figures"][str(seat)])
     found = []
@@ -393,12 +469,12 @@ def walk_ways(state: State, seat: int) -> list[tuple[Move, bool]]:
                                           way[0]["ladders"]))
 
 
-def stone_spots(state: State, seat: int) -> list[str]:
+def stone_spots(state: State, seat: int, built: Tower | None = None) -> list[str]:
     """The blocks the seat's stone may go on: some of the top showing, no figure there, no
     other stone."""
     if state["stones"][str(seat)] != "unused":
         return []
-    built = tower(state)
+    built = built or tower(state)
     standing = {figure_node(place) for place in state["figures"].values() if place is not None}
     taken = barred(state)
     return [block_id for block_id in built.blocks
@@ -406,38 +482,34 @@ def stone_spots(state: State, seat: int) -> list[str]:
             and not squares & standing]
 
 
-def placement_moves(placing: Placer, kind: str, block_id: str) -> list[Move]:
+def placement_moves(placing: Placer, kind: str, block_id: str,
+                    at_most: int | None = None) -> list[Move]:
+    """The places ``block_id`` may go to, in order (the first ``at_most`` only)."""
+    found = islice(placing.placements(block_id, BLOCKS[block_id]), at_most)
     return [{"type": kind, "block": block_id, "top": top, "long": long, "x": x, "y": y}
-            for top, long, x, y in placing.placements(block_id, BLOCKS[block_id])]
+            for top, long, x, y in found]
 
 
-def _build_moves(state: State) -> list[Move]:
+def _build_offered(state: State) -> Offered:
+    """The moves that enter a tower the players build: the first block left of each kind
+    anywhere it may go; then, the tower standing, "built"; or every block entered yet a
+    grey foundation showing, any block with nothing on it put where it really stands."""
     if state["options"]["tower"] != "own":
-        return [{"type": "built"}]
-    moves: list[Move] = []
-    seen = set()
+        return Offered([], last=[{"type": "built"}])
     placing = placer(state)
+    entering: list[str] = []
+    seen = set()
     for block_id, spot in state["blocks"].items():
         block = BLOCKS[block_id]
         kind = (block.kind.name, block.square_pair)
         if spot is None and kind not in seen:  # blocks alike: offer the first one left
             seen.add(kind)
-            moves.extend(placement_moves(placing, "build", block_id))
+            entering.append(block_id)
     if complete(state):
-        moves.append({"type": "built"})
-    elif not seen:
-        moves.extend(_corrections(state))
-    return moves
-
-
-def _corrections(state: State) -> list[Move]:
-    """Every block is entered, yet a grey foundation still shows: a block was entered in
-    the wrong place. Any block with nothing on it may be put where it really stands."""
-    placing = placer(state)
-    moves: list[Move] = []
-    for block_id in state["blocks"]:
-        if block_id not in FOUNDATIONS and movable_problem(state, block_id,
-                                                           placing.whole) is None:
-            moves.extend(placement_moves(placing, "build", block_id))
-    return moves
-
+        return Offered([], placing=placing, kind="build", blocks=entering,
+                       last=[{"type": "built"}])
+    if not seen:  # a block entered in the wrong place
+        entering = [block_id for block_id in state["blocks"]
+                    if block_id not in FOUNDATIONS
+                    and movable_problem(state, block_id, placing.whole) is None]
+    return Offered([], placing=placing, kind="build", blocks=entering)

@@ -7,14 +7,15 @@ small labels, for the rare tie.
 from __future__ import annotations
 
 import operator
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask import has_app_context
+
 from companion.i18n import current_lang
 from companion.i18n import gettext as _
-from companion.lru import LRU
+from companion.web.services import services
 
 Block = dict[str, Any]
 
@@ -35,10 +36,6 @@ class _Said:
     words: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
-#: The towers said lately, by their blocks in place (``SHAPE_KEYS``).
-_said: LRU[tuple[tuple[Any, ...], ...], _Said] = LRU(64)
-
-
 class _Tower:
     """One view's tower: its blocks by id, and what is said of them (``_Said``). A view is
     never changed once made (``Table._view``) and every viewer's view of a state shares
@@ -50,11 +47,7 @@ class _Tower:
         self.placed = [b for b in blocks if b.get("x") is not None]
         self.by_id = {b["id"]: b for b in self.placed}
         shapes = tuple(map(_shape, self.placed))
-        said = _said.get(shapes)
-        if said is None:
-            said = _Said()
-            _said.put(shapes, said)
-        self.said = said
+        self.said: _Said = _kept(("said", shapes), _Said)
 
     def beside(self, block: Block) -> Block | None:
         """The block to name beside ``block`` of this tower (``neighbour``)."""
@@ -65,25 +58,28 @@ class _Tower:
         return self.by_id[found] if found is not None else None
 
 
-#: What was worked out lately for a view's list (a tower, its squares), by the list's
-#: identity: each entry holds its list, so the id is not reused while it is kept.
-_kept: dict[tuple[str, int], tuple[Any, Any]] = {}
-_kept_lock = threading.Lock()
-KEPT = 128
+def _kept(key: tuple[Any, ...], work: Callable[[], Any]) -> Any:
+    """``work()``, kept under ``key`` in the app's caches (``PushCaches.worked_out``) so
+    that the words said of a tower die with the app; outside an app (a script, a test of
+    the words alone), worked out afresh."""
+    if not has_app_context():
+        return work()
+    caches = services().caches
+    with caches.worked_out_lock:
+        found = caches.worked_out.get(key)
+    if found is None:
+        found = work()
+        with caches.worked_out_lock:
+            caches.worked_out.put(key, found)
+    return found
 
 
 def worked_out(what: str, value: list[Any], work: Callable[[list[Any]], Any]) -> Any:
     """``work(value)``, done once for the list ``value`` of a view (a tower's blocks, its
-    squares), which is never changed (see ``_Tower``). ``what`` names the work."""
-    with _kept_lock:
-        found = _kept.get((what, id(value)))
-        if found is not None and found[0] is value:
-            return found[1]
-        if len(_kept) >= KEPT:
-            _kept.clear()
-        made = work(value)
-        _kept[(what, id(value))] = (value, made)
-        return made
+    squares), which is never changed (see ``_Tower``). ``what`` names the work. Kept by the
+    list's identity, together with the list: its id is not reused while it is kept."""
+    kept: tuple[list[Any], Any] = _kept((what, id(value)), lambda: (value, work(value)))
+    return kept[1]
 
 
 def _tower(view: dict[str, Any]) -> _Tower:

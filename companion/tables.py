@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import json
 import secrets
 import threading
 from collections.abc import Callable, Collection, Mapping
@@ -245,13 +244,17 @@ class Table:
         ``moves_for`` that decide the next question, for a game that works its moves out as
         they are asked (``pick_moves``, The Climbers: a block's places only once it is
         tapped); else ``moves_for`` itself. Empty exactly when ``moves_for`` is. Shared:
-        read it, never change it."""
+        read it, never change it. Only the opening pick is kept here, asked at every push
+        and move: the game keeps each block's places itself, and a phone may send any
+        values, so keeping an answer for each would let one phone grow the table's memory."""
         state = self.state
         narrowed = getattr(self.game, "pick_moves", None)
         if narrowed is None or seat is None or self.status != "playing" or state is None:
             return self.moves_for(seat)
-        key = json.dumps(chosen, sort_keys=True, separators=(",", ":"))
-        moves: list[Move] = self._asked(state, f"pick {key}", seat,
+        if chosen:
+            found: list[Move] = narrowed(state, seat, chosen)
+            return found
+        moves: list[Move] = self._asked(state, "pick", seat,
                                         lambda: narrowed(state, seat, chosen))
         return moves
 

@@ -12,6 +12,7 @@ from urllib.parse import unquote
 from companion.games.climbers.data import BLOCKS
 from companion.games.climbers.tower import generate
 from companion.web.games.climbers_ask import real_ways
+from companion.web.services import services
 from support.cl_strategy import Square, choose
 from tests.conftest import ApiTable, bearer
 
@@ -320,6 +321,20 @@ def test_a_forged_pick_is_asked_again_from_the_start(app, client):
         answer = pick(page, table, chosen)
         assert 'data-key="type"' in answer and 'data-step="0"' in answer, chosen
         assert len(answer) < 2 * len(opening), chosen
+
+
+def test_a_phone_s_picks_keep_nothing_each_at_the_table(app, client):
+    """A phone may send any values in its picks: answering each keeps nothing more at the
+    table, so a stream of forged picks cannot grow the server's memory."""
+    table = started(client)
+    assert table.post_move(0, {"type": "built"}).status_code == 200
+    page = phone(app.test_client(), table, 0)
+    pick(page, table, {})
+    live = services(app).tables.get(table.code)
+    kept = len(live._kept[-1][1])
+    for x in range(40):
+        pick(page, table, {"type": "block", "block": "C1", "x": x})
+    assert len(live._kept[-1][1]) == kept
 
 
 def test_build_steps_are_fetched_one_at_a_time(client):

@@ -6,7 +6,8 @@ items changed, a viewer that has the region gets only the items added, changed o
 each swapped in its place out of band; otherwise the whole region. When a region's own
 element changed only in its attributes (the ``data-seq`` every move brings), a viewer gets
 that element's opening tag, swapped in as ``outerAttributes`` (``static/js/companion.js``
-sets the attributes and keeps what the element holds), with the items' edits if any.
+sets the attributes and keeps what the element holds), with the items' edits if any; an
+item whose own attributes alone changed (the seat whose turn it is) is sent the same way.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ _OPEN, _CLOSE = "<!--i:", "<!--/i-->"
 _LIST_ID = re.compile(r"[\w-]+")
 _FIRST_TAG = re.compile(r"\s*<([a-zA-Z][\w-]*)([^>]*)>")
 _ID = re.compile(r'\sid="([^"]+)"')
+#: An attribute of an opening tag: its name (its value apart).
+_ATTRIBUTE = re.compile(r'\s([^\s=/>]+)(?:="[^"]*")?')
+_OOB = re.compile(r'\shx-swap-oob="[^"]*"')
 _SPACES = re.compile(r"\s+")
 #: The spaces a template's line may begin or end with (ASCII only: a French text's narrow
 #: no-break space stays).
@@ -47,6 +51,14 @@ class Item:
     digest: str
     #: (opening, holder, closing): see ``_CONTEXT``.
     context: tuple[str, str, str]
+    #: A digest of all but its opening tag's attribute values: two drawings of one shape
+    #: differ in those values alone.
+    shape: str = ""
+
+    @property
+    def record(self) -> str:
+        """What a connection's record keeps of the item shown: its shape and digest."""
+        return f"{self.shape}:{self.digest}"
 
 
 @dataclass(frozen=True)
@@ -134,8 +146,9 @@ def _item(list_id: str, html: str) -> Item:
     found = _ID.search(tag.group(2)) if tag else None
     if tag is None or found is None:
         raise ValueError(f"a list item of #{list_id} has no id on its element: {html[:80]!r}")
+    shape = " ".join((tag.group(1), *_ATTRIBUTE.findall(tag.group(2)), html[tag.end():]))
     return Item(found.group(1), list_id, html, digest_without_move_id(html),
-                _CONTEXT.get(tag.group(1).lower(), _PLAIN))
+                _CONTEXT.get(tag.group(1).lower(), _PLAIN), digest_without_move_id(shape))
 
 
 #: A confirm form carries a fresh id for each rendering, so that a double tap applies once;
@@ -163,7 +176,7 @@ def record_shown(sent: dict[str, str], part: Part) -> None:
         if item_id not in shown:
             sent.pop(item_id, None)
     for item in part.items:
-        sent[item.id] = item.digest
+        sent[item.id] = item.record
     if part.items or f"{part.id}#items" in sent:
         sent[f"{part.id}#items"] = " ".join(item.id for item in part.items)
         sent[f"{part.id}#skeleton"] = part.skeleton
@@ -193,8 +206,6 @@ def catch_up(sent: dict[str, str], parts: Iterable[Part]) -> str:
     return "".join(out)
 
 
-_ATTRIBUTE = re.compile(r'\s([^\s=/>]+)(?:="[^"]*")?')
-_OOB = re.compile(r'\shx-swap-oob="[^"]*"')
 
 
 def _root_change(before: str | None, now: str) -> str | None:
@@ -254,13 +265,25 @@ def _item_changes(sent: dict[str, str], part: Part) -> str | None:
                 continue
             return None  # after an item of another run: cannot happen in one list
         put_run()
-        if sent.get(item.id) != item.digest:
+        shown = sent.get(item.id, "")
+        if shown != item.record:
             opening, _, closing = item.context
-            out.append(opening + _with_oob(item.html, "outerMorph") + closing)
+            changed = _with_oob(item.html, "outerMorph")
+            if shown.partition(":")[0] == item.shape:  # its attributes' values alone
+                changed = min(changed, _attributes_of(item), key=len)
+            out.append(opening + changed + closing)
         previous[item.list_id] = item.id
     put_run()
     edits = "".join(out)
     return None if len(edits) >= len(part.html) else edits
+
+
+def _attributes_of(item: Item) -> str:
+    """``item``'s element, empty, swapped in as ``outerAttributes``: what changes its
+    attributes' values and keeps what it holds."""
+    tag = _FIRST_TAG.match(item.html)
+    assert tag is not None
+    return f"{_with_oob(item.html[:tag.end()], 'outerAttributes')}</{tag.group(1)}>"
 
 
 def _with_oob(html: str, swap: str) -> str:

@@ -89,9 +89,10 @@ CANONICAL = """el => {
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_after_pushes_the_page_is_what_a_fresh_page_shows(browser, live_server, game):
     """Pushes edit the board, the seats, the log and a phone's own things item by item
-    (squares, blocks, lines, The Climbers' map cells; SVG ones too), and the screen's head
-    by its attributes alone while its turn line stays: after a dozen moves the phone and
-    the table screen show exactly what they would show when loaded afresh."""
+    (squares, blocks, lines, The Climbers' map cells; SVG ones too), the screen's head
+    by its attributes alone while its turn line stays, and a seat at a change of turn by
+    its attributes alone: after a dozen moves the phone and the table screen show exactly
+    what they would show when loaded afresh."""
     app, base = live_server["app"], live_server["base"]
     players = 3
     table = ApiTable(app.test_client(), game=game, players=players, seed=11).join_all()
@@ -103,21 +104,30 @@ def test_after_pushes_the_page_is_what_a_fresh_page_shows(browser, live_server, 
                                 "url": base}])
     screen_context = browser.new_context(viewport={"width": 1280, "height": 800})
     phone, screen = phone_context.new_page(), screen_context.new_page()
+    frames: list[str] = []
+    for page in (phone, screen):
+        page.on("websocket", lambda ws: ws.on(
+            "framereceived", lambda payload: frames.append(
+                payload if isinstance(payload, str) else payload.decode())))
     phone.goto(f"{base}/t/{table.code}/play")
     screen.goto(f"{base}/t/{table.code}/screen")
     for page in (phone, screen):
         expect(page.locator('#seats li[data-seat="1"] .dot')).to_have_class(re.compile("here"))
+    turns = set()
     for _ in range(12):
         found = table.seat_to_move()
         if found is None:
             break
         seat, moves = found
+        turns.add(seat)
         assert table.post_move(seat, rng.choice(moves)).status_code == 200
         # (what each viewer may know of: a changed secret choice is not among it)
         expect(phone.locator("#status")).to_have_attribute("data-seq",
                                                            str(table.view(1)["seq"]))
         expect(screen.locator("#screen-head")).to_have_attribute("data-seq",
                                                                  str(table.view()["seq"]))
+    if len(turns) > 1:  # the turn passed: the seats' opening tags alone said so
+        assert any('<li hx-swap-oob="outerAttributes" id="seat-' in frame for frame in frames)
     for page in (phone, screen):
         fresh = page.context.new_page()
         fresh.goto(page.url)

@@ -17,6 +17,7 @@ import websocket
 from flask import render_template
 from werkzeug.serving import make_server
 
+from bench.playout import playout
 from companion.live import Connection
 from companion.web.diff import Part, catch_up
 from companion.web.regions import LATER, PHONE_BOARD, push_for, regions, render_for
@@ -168,6 +169,56 @@ def test_a_change_of_the_regions_own_attributes_alone_sends_its_opening_tag_alon
     plain = [Part.of("notice", f'<div id="notice" data-seq="{seq}"></div>') for seq in (1, 2)]
     catch_up(conn.sent, plain[:1])
     assert catch_up(conn.sent, plain[1:]) == plain[1].html
+
+
+def test_an_items_change_of_its_own_attributes_alone_sends_its_opening_tag_alone():
+    def page(turn: int, used: str = "unused") -> Part:
+        seats = "".join(f'<!--i:seats--><li id="seat-{n}" class="seat{" turn" * (n == turn)}">'
+                        f'<span class="name">Player {n + 1}</span></li><!--/i-->'
+                        for n in range(3))
+        rows = "".join(f'<!--i:holders--><tr id="holder-{n}" class="{"turn" * (n == turn)}">'
+                       f"<td>Player {n + 1}</td><td>{used if n == 0 else 'unused'}</td></tr>"
+                       "<!--/i-->" for n in range(3))
+        return Part.of("r", f'<div id="r"><ul id="seats">{seats}</ul>'
+                            f'<table><tbody id="holders">{rows}</tbody></table></div>')
+
+    conn = Connection(None, "ABCD", None, "en")
+    catch_up(conn.sent, [page(0)])
+    assert catch_up(conn.sent, [page(1)]) == (
+        '<li hx-swap-oob="outerAttributes" id="seat-0" class="seat"></li>'
+        '<li hx-swap-oob="outerAttributes" id="seat-1" class="seat turn"></li>'
+        '<table><tr hx-swap-oob="outerAttributes" id="holder-0" class=""></tr></table>'
+        '<table><tr hx-swap-oob="outerAttributes" id="holder-1" class="turn"></tr></table>')
+    # What the item holds changed too: the item is morphed whole.
+    assert catch_up(conn.sent, [page(1, "used")]) == (
+        '<table><tr hx-swap-oob="outerMorph" id="holder-0" class=""><td>Player 1</td>'
+        "<td>used</td></tr></table>")
+    # An empty element is as short whole as its opening tag alone: it is morphed.
+    conn = Connection(None, "ABCD", None, "en")
+    blocks = [Part.of("b", f'<div id="b"><p>{"The tower " * 20}</p><!--i:b-->'
+                           f'<i id="tb-1" data-b="{at}"></i><!--/i--></div>')
+              for at in ("1 2", "3 4")]
+    catch_up(conn.sent, blocks[:1])
+    assert catch_up(conn.sent, blocks[1:]) == (
+        '<i hx-swap-oob="outerMorph" id="tb-1" data-b="3 4"></i>')
+
+
+def test_the_climbers_median_push_is_within_2_kb_to_a_phone_and_to_the_screen():
+    """Over the seeded games ``bench/pushes.py`` plays (five players, 80 random moves), a
+    move's push carries only what it changed: at most 2 KB (median) to the phones that did
+    not move and to the table screen."""
+    phone_bytes: list[int] = []
+    screen_bytes: list[int] = []
+    for seed in (1, 2):
+        for table, seat, viewers in playout("climbers", seed, 80):
+            for conn in viewers:
+                sent = len(catch_up(conn.sent, render_for(table, conn)).encode())
+                if conn.seat is None:
+                    screen_bytes.append(sent)
+                elif conn.seat != seat:
+                    phone_bytes.append(sent)
+    assert statistics.median(phone_bytes) <= 2_000, sorted(phone_bytes)
+    assert statistics.median(screen_bytes) <= 2_000, sorted(screen_bytes)
 
 
 def test_a_templates_indentation_is_not_sent():

@@ -206,8 +206,6 @@ def catch_up(sent: dict[str, str], parts: Iterable[Part]) -> str:
     return "".join(out)
 
 
-
-
 def _root_change(before: str | None, now: str) -> str | None:
     """What changes a region's element from the opening tag ``before`` to ``now`` and keeps
     what it holds: nothing when they are the same; ``now``, empty and swapped in as

@@ -20,8 +20,8 @@ from tests.conftest import ApiTable
 
 G = SeventhHeaven()
 SEATS = [{"name": name} for name in ("Ana", "Ben", "Chloé", "Dev")]
-EFFECT = ('{% import "games/seventh-heaven/describe.html" as describe with context %}'
-          "{% for e in effects %}<p>{{ describe.effect(e, view) }}</p>{% endfor %}")
+EFFECT = ('{% import "games/seventh-heaven/describe.html" as describe %}'
+          "{% for e in effects %}<p>{{ describe.effect(e, view, seats, none) }}</p>{% endfor %}")
 
 
 def red(value: int) -> int:
@@ -167,8 +167,8 @@ def test_a_skyrunner_climb_or_drop_names_where_it_ends(app, lang, said):
                   {"seat": 1, "from": {"level": 2, "lane": 1}, "to": {"level": 0, "lane": 0}}]},
               {"kind": "climb", "seat": 0, "end": {"level": 9, "lane": 1}, "equipment": 0},
               {"kind": "climb", "seat": 0, "end": {"level": 3, "lane": 2}, "equipment": 0}]
-    source = ('{% import "games/skyrunner/describe.html" as describe with context %}'
-              "{% for e in events %}<p>{{ describe.event(e, view) }}</p>{% endfor %}")
+    source = ('{% import "games/skyrunner/describe.html" as describe %}'
+              "{% for e in events %}<p>{{ describe.event(e, view, seats) }}</p>{% endfor %}")
     with app.test_request_context(headers={"Accept-Language": lang}):
         html = render_template_string(source, events=events, view={"roof": 9},
                                       seats=SEATS, game_id="skyrunner")

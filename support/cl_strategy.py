@@ -4,8 +4,11 @@ seeded game. It reads only what the seat sees (its view and its legal moves)."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
 from typing import Any
 
+from companion.games.climbers import Climbers
 from companion.games.climbers.data import BLOCKS
 from companion.games.climbers.geometry import shape
 
@@ -82,3 +85,20 @@ def choose(view: dict[str, Any], seat: int, moves: list[dict[str, Any]]) -> dict
     if "end" in types:
         return {"type": "end"}
     return moves[0]
+
+
+def random_positions(game: Climbers, options: dict[str, Any], seed: int,
+                     moves: int) -> Iterator[dict[str, Any]]:
+    """The positions of a seeded random game of three, up to ``moves`` moves or its end:
+    a walk two times in five when one is legal, else any legal move."""
+    rng = random.Random(seed)
+    state = game.setup(3, options, seed)
+    for _ in range(moves):
+        if game.outcome(state) is not None:
+            return
+        yield state
+        seat = state["turn"]
+        legal = game.legal_moves(state, seat)
+        walks = [m for m in legal if m["type"] == "walk"]
+        move = rng.choice(walks) if walks and rng.random() < 0.4 else rng.choice(legal)
+        state = game.apply(state, seat, move)

@@ -6,8 +6,6 @@ footprint over the bounds of the tower without the block finds."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,6 +19,7 @@ from companion.games.climbers.geometry import (
     perimeter,
     shapes,
 )
+from support.cl_strategy import random_positions
 
 G = Climbers()
 
@@ -47,26 +46,12 @@ def every_footprint(tower: Tower, block_id: str, state: dict[str, Any]
     return found
 
 
-def positions(options: dict[str, Any], seed: int, moves: int) -> Iterator[dict[str, Any]]:
-    rng = random.Random(seed)
-    state = G.setup(3, options, seed)
-    for _ in range(moves):
-        if G.outcome(state) is not None:
-            return
-        yield state
-        seat = state["turn"]
-        legal = G.legal_moves(state, seat)
-        walks = [m for m in legal if m["type"] == "walk"]
-        move = rng.choice(walks) if walks and rng.random() < 0.4 else rng.choice(legal)
-        state = G.apply(state, seat, move)
-
-
 @pytest.mark.parametrize("options", [{}, {"contact": "face"}, {"tower": "own"}],
                          ids=["generated", "whole-face", "own-tower"])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_placements_around_the_outline_are_every_placement(options, seed):
     checked = 0
-    for state in positions(options, seed, 30):
+    for state in random_positions(G, options, seed, 30):
         placing = rules.placer(state)
         for block_id in rules.movable(state) or [b for b, spot in state["blocks"].items()
                                                  if spot is None][:3]:
@@ -101,7 +86,7 @@ def test_the_tower_answers_for_a_footprint_as_its_squares_do(seed):
     """What the placements ask of the tower thousands of times a position (the height a
     footprint rests at, whether a block there touches it) is what its squares say."""
     checked = 0
-    for state in positions({}, seed, 25):
+    for state in random_positions(G, {}, seed, 25):
         for block_id in rules.movable(state)[:2]:
             rest = Tower(state["blocks"], without=block_id)
             min_x, min_y, max_x, max_y = rest.bounds()

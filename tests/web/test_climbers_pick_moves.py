@@ -6,29 +6,15 @@ legal move gives."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from companion.games.climbers import Climbers
 from companion.web.picker import Pick, narrow
+from support.cl_strategy import random_positions
 
 G = Climbers()
-
-
-def positions(options: dict[str, Any], seed: int, moves: int) -> Iterator[dict[str, Any]]:
-    rng = random.Random(seed)
-    state = G.setup(3, options, seed)
-    for _ in range(moves):
-        if G.outcome(state) is not None:
-            return
-        yield state
-        legal = G.legal_moves(state, state["turn"])
-        walks = [m for m in legal if m["type"] == "walk"]
-        state = G.apply(state, state["turn"],
-                        rng.choice(walks) if walks and rng.random() < 0.4 else rng.choice(legal))
 
 
 def picks(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -57,7 +43,7 @@ def asked(pick: Pick) -> tuple[Any, ...]:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_picker_asks_of_the_moves_it_needs_what_it_asks_of_every_move(options, seed):
     checked = 0
-    for state in positions(options, seed, 30):
+    for state in random_positions(G, options, seed, 30):
         seat = state["turn"]
         every = G.legal_moves(state, seat)
         legal = {tuple(sorted(move.items())) for move in every}
@@ -73,7 +59,7 @@ def test_the_picker_asks_of_the_moves_it_needs_what_it_asks_of_every_move(option
 
 def test_before_a_block_is_tapped_its_places_are_not_worked_out():
     """The opening question asks for two places of each block at most."""
-    for state in positions({}, 3, 40):
+    for state in random_positions(G, {}, 3, 40):
         seat = state["turn"]
         if state["phase"] != "play" or state["step"] != "before":
             continue

@@ -22,10 +22,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.playout import playout  # noqa: E402
 from companion.web.diff import catch_up  # noqa: E402
 from companion.web.games import BY_ID  # noqa: E402
 from companion.web.regions import render_for  # noqa: E402
+from support.playout import playout  # noqa: E402
 
 #: Median bytes per ordinary move: (phone, screen). The Climbers' tower is drawn in the
 #: browser: a move sends the few blocks it changed.

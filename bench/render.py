@@ -32,12 +32,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-from bench.playout import playout  # noqa: E402
 from companion.gunicorn_config import post_worker_init  # noqa: E402
 from companion.web.diff import catch_up  # noqa: E402
 from companion.web.games import BY_ID  # noqa: E402
 from companion.web.regions import render_for  # noqa: E402
 from companion.web.services import services  # noqa: E402
+from support.playout import playout  # noqa: E402
 
 
 def play(game_id: str, seed: int, moves: int,

@@ -17,12 +17,12 @@ import websocket
 from flask import render_template
 from werkzeug.serving import make_server
 
-from bench.playout import playout
 from companion.live import Connection
 from companion.web.diff import Part, catch_up
 from companion.web.regions import LATER, PHONE_BOARD, push_for, regions, render_for
 from companion.web.render import viewer_context
 from companion.web.services import services
+from support.playout import playout
 from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, make_app
 
 BY_GAME = {spec.id: spec for spec in GAMES_UNDER_TEST}

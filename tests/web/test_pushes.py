@@ -10,6 +10,7 @@ import re
 import socket
 import statistics
 import threading
+from collections.abc import Iterator
 from html.parser import HTMLParser
 
 import pytest
@@ -213,6 +214,19 @@ def count_sent(table, mover: int, viewers, phone_bytes: list[int],
             screen_bytes.append(sent)
         elif conn.seat != mover:
             phone_bytes.append(sent)
+
+
+def random_moves(app, table: ApiTable, seed: int, count: int) -> Iterator[int]:
+    """Plays ``count`` seeded random legal moves through the API; yields the seat that
+    moved after each, inside the app's context (to draw what the viewers are pushed)."""
+    rng = random.Random(seed)
+    for seq in range(count):
+        found = table.seat_to_move()
+        assert found is not None
+        seat, moves = found
+        table.post_move(seat, rng.choice(moves), seq=seq)
+        with app.app_context():
+            yield seat
 
 
 def test_the_climbers_median_push_is_within_2_kb_to_a_phone_and_to_the_screen():
@@ -431,16 +445,10 @@ def test_the_climbers_early_moves_send_a_waiting_phone_its_budget_not_its_whole_
     with app.app_context():
         for conn in viewers:
             catch_up(conn.sent, render_for(live, conn))
-    rng = random.Random(1)
     phone_bytes: list[int] = []
     screen_bytes: list[int] = []
-    for seq in range(25):
-        found = table.seat_to_move()
-        assert found is not None
-        seat, moves = found
-        table.post_move(seat, rng.choice(moves), seq=seq)
-        with app.app_context():
-            count_sent(live, seat, viewers, phone_bytes, screen_bytes)
+    for seat in random_moves(app, table, seed=1, count=25):
+        count_sent(live, seat, viewers, phone_bytes, screen_bytes)
     assert statistics.median(phone_bytes) <= 8_000, sorted(phone_bytes)
     assert statistics.median(screen_bytes) <= 16_000, sorted(screen_bytes)
 
@@ -457,18 +465,12 @@ def test_the_climbers_question_is_pushed_alone_the_phones_tower_stays(app):
     with app.app_context():
         for conn in phones:
             catch_up(conn.sent, render_for(live, conn))
-    rng = random.Random(2)
     questions = 0
-    for seq in range(20):
-        found = table.seat_to_move()
-        assert found is not None
-        seat, moves = found
-        table.post_move(seat, rng.choice(moves), seq=seq)
-        with app.app_context():
-            for conn in phones:
-                sent = catch_up(conn.sent, render_for(live, conn))
-                assert 'id="private"' not in sent, (seq, conn.seat)
-                questions += 'id="cl-question"' in sent
+    for seq, _ in enumerate(random_moves(app, table, seed=2, count=20)):
+        for conn in phones:
+            sent = catch_up(conn.sent, render_for(live, conn))
+            assert 'id="private"' not in sent, (seq, conn.seat)
+            questions += 'id="cl-question"' in sent
     assert questions >= 20  # the mover's phone and the next one's, at the least
 
 

@@ -581,13 +581,28 @@
     return [`${said}|${angle}|${svg.dataset.upto || ""}|${svg.dataset.mark || ""}|${zoom ? zoom.centre : ""}`, angle];
   }
 
+  // What names the view's focused answer (a block, a top, a way, a ghost's handle) again
+  // once a drawing has replaced its node: a keyboard player keeps their place through a
+  // push, or the late script's drawing.
+  function focusedIn(svg) {
+    const el = document.activeElement;
+    if (!el || el === svg || !svg.contains(el) || !el.classList.length) return null;
+    const attr = ["data-block", "data-square", "data-ghost"].find((name) => el.hasAttribute(name));
+    return attr ? `.${CSS.escape(el.classList[0])}[${attr}="${CSS.escape(el.getAttribute(attr))}"][tabindex]` : null;
+  }
+
   function drawView(svg, data, tower, key, angle) {
     if (!watching.has(svg)) { watching.add(svg); resized.observe(svg); }
     const opts = Object.assign({letters: svg.dataset.letters !== "no"}, askFor(svg));
     if (svg.dataset.upto) opts.upto = Number(svg.dataset.upto);
     if (svg.dataset.mark) opts.mark = svg.dataset.mark;
     opts.zoom = zoomFor(svg, opts, angle);
+    const focus = focusedIn(svg);
     draw(svg, tower, angle, opts);
+    if (focus && !svg.contains(document.activeElement)) {
+      const again = svg.querySelector(focus);
+      if (again) again.focus({preventScroll: true});
+    }
     showZoomBar(svg);
     drawn.set(svg, key);
     if (!window.clTowerMore) loadMore();

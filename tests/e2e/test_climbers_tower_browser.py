@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
+from support.browser import PHONE
 from tests.conftest import ApiTable
 from tests.e2e.phones import seated_page
 from tests.e2e.test_climbers_browser import figures_up
@@ -200,9 +201,35 @@ def test_a_push_shows_the_turn_then_draws_the_tower_then_writes_the_log(
     page.evaluate(FRAMES_SEEN)
     table.post_move(seat, next(m for m in moves if m["type"] == "block"))
     expect(page.locator("#log li.move").first).to_contain_text(("Ana", "Ben", "Chloé")[seat])
-    page.wait_for_timeout(100)
+    page.wait_for_function(
+        "() => ['#status', '#cl-v-me', '#log'].every((sel) => sel in window.__changed)")
     changed = page.evaluate("window.__changed")
     # (on a busy machine a frame may come between the tower's timer and its drawing: the
     # log may then come in the tower's frame, never before it nor in the turn line's)
     assert changed["#status"] < changed["#cl-v-me"] <= changed["#log"], changed
     assert changed["#status"] < changed["#log"], changed
+
+
+def test_a_keyboard_player_keeps_the_focus_when_the_late_script_draws_the_tower_again(
+        browser: Browser, live_server):
+    """tower-more.js comes after the first drawing and draws the tower again (with the
+    screen's mark): a lit top that had the keyboard's focus still has it, on its new node."""
+    table = built_table(live_server)
+    seat, _ = table.seat_to_move()
+    context = browser.new_context(**PHONE)
+    context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[seat],
+                          "url": live_server["base"]}])
+    held = []
+    context.route("**/tower-more.js*", lambda route: held.append(route))
+    page = context.new_page()
+    page.goto(f"{live_server['base']}/t/{table.code}/play", wait_until="domcontentloaded")
+    top = page.locator("#cl-v-me .cl-reach[tabindex]").first
+    top.focus()
+    square = top.get_attribute("data-square")
+    page.evaluate("() => { window.keptTop = document.activeElement; }")
+    assert held, "tower-more.js was not asked for"
+    held[0].continue_()
+    page.wait_for_function(
+        "() => window.clTowerMore && document.querySelector('#cl-v-me .cl-side')")
+    assert page.evaluate("""() => [document.activeElement !== window.keptTop,
+                                   document.activeElement.dataset.square]""") == [True, square]

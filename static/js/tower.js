@@ -707,8 +707,26 @@
   // The view's zoom, while the question still asks for the same ghosts from the same side.
   function zoomFor(svg, opts, angle) {
     const zoom = zoomed.get(svg);
-    if (zoom && (zoom.said !== opts.ghostsSaid || opts.ghost || zoom.angle !== angle)) zoomed.delete(svg);
+    if (zoom && (zoom.said !== opts.ghostsSaid || opts.ghost || zoom.angle !== angle)) {
+      zoomed.delete(svg);
+      unwatchClose(svg);
+    }
     return zoomed.get(svg) || null;
+  }
+
+  // While a view is zoomed, a close request (the phone's Back button or gesture, Escape)
+  // steps out of the zoom, not off the page: a CloseWatcher, where the browser has one.
+  const closeWatchers = new WeakMap();
+  function watchClose(svg) {
+    if (typeof CloseWatcher !== "function" || closeWatchers.has(svg)) return;
+    const watcher = new CloseWatcher();
+    watcher.onclose = () => { closeWatchers.delete(svg); closeZoom(svg); };
+    closeWatchers.set(svg, watcher);
+  }
+  function unwatchClose(svg) {
+    const watcher = closeWatchers.get(svg);
+    closeWatchers.delete(svg);
+    if (watcher) watcher.destroy();
   }
 
   // The words and the way out under a zoomed view, shown while it is zoomed (kept so
@@ -729,6 +747,7 @@
                      centre: [at.x, at.y],
                      picks: dots.map((dot) => [dot.dataset.ghost, Number(dot.getAttribute("cx")),
                                                Number(dot.getAttribute("cy"))])});
+    watchClose(svg);
     redraw(false);
     svg.scrollIntoView({block: "nearest"});
     const first = svg.querySelector(".cl-zoom-pick");
@@ -738,6 +757,7 @@
 
   // Back to the whole tower, the block still chosen.
   function closeZoom(svg) {
+    unwatchClose(svg);
     if (zoomed.delete(svg)) redraw(false);
   }
 
@@ -771,9 +791,9 @@
     closeZoom(svg);
     if (back) { event.stopPropagation(); event.preventDefault(); }
   }, true);
-  document.addEventListener("keydown", (event) => {
+  document.addEventListener("keydown", (event) => {  // a browser without CloseWatcher
     const svg = document.querySelector("svg.cl-3d.cl-zooming");
-    if (svg && event.key === "Escape") closeZoom(svg);
+    if (svg && event.key === "Escape" && !closeWatchers.has(svg)) closeZoom(svg);
   });
 
   // A tap on the phone's tower answers the question asked: a lit block, a lit top or one of

@@ -141,9 +141,20 @@ def test_a_tap_clearly_on_one_handle_picks_it_at_once(browser: Browser, live_ser
     assert page.locator("#cl-v-me.cl-zooming").count() == 0
 
 
+#: Keeps each CloseWatcher the page makes, for a test to send it the close request that
+#: the phone's Back button sends.
+KEEP_CLOSE_WATCHERS = """window.__closeWatchers = [];
+window.CloseWatcher = class extends window.CloseWatcher {
+  constructor(...args) { super(...args); window.__closeWatchers.push(this); }
+};"""
+
+
 def test_back_or_a_tap_off_the_zoomed_handles_steps_out_with_the_block_chosen(
         browser: Browser, live_server):
     _, page = with_a_block_chosen(browser, live_server)
+    page.add_init_script(KEEP_CLOSE_WATCHERS)
+    page.reload()  # the block chosen stays: the picker's choices are in the address
+    expect(page.locator("#cl-v-me .cl-ghost-dot").first).to_be_attached()
     block = page.get_attribute("#cl-ask", "data-chosen")
     step = page.get_attribute("#picker", "data-step")
     unzoomed = page.locator("#cl-v-me").get_attribute("viewBox")
@@ -155,6 +166,10 @@ def test_back_or_a_tap_off_the_zoomed_handles_steps_out_with_the_block_chosen(
         expect(page.locator("#cl-ask")).to_have_attribute("data-chosen", block or "")
         expect(page.locator("#picker")).to_have_attribute("data-step", step or "")
 
+    zoom_in(page)  # the phone's own Back: a close request, as Android's Back button sends
+    page.evaluate("window.__closeWatchers.at(-1).requestClose()")
+    out_with_the_block_chosen()
+    assert page.evaluate("window.__closeWatchers.length") == 1
     zoom_in(page)  # the picker's Back: out of the zoom, not one choice back
     page.locator("#picker [data-back]").click()
     out_with_the_block_chosen()

@@ -15,7 +15,6 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from companion.aside import waiting_only_the_caller
 from companion.games.base import Game, IllegalMove, Move, Outcome, State, has_values
 from companion.store import RETIRED_MARK, LogRow, MatchRow, Store, TableRow, now
 
@@ -460,8 +459,7 @@ class Tables:
 
     def _begin(self, table: Table, match: MatchRow) -> None:
         options = dict(table.row.options, first_seat=match.first_seat)
-        table.begin(waiting_only_the_caller(
-            lambda: table.game.setup(table.row.players, options, match.seed)))
+        table.begin(table.game.setup(table.row.players, options, match.seed))
 
     def _replay(self, table: Table, entry: LogRow) -> None:
         table.log.append(entry)

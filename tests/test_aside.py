@@ -99,3 +99,39 @@ def test_a_climbers_game_starting_lets_the_other_tables_go_on(tmp_path: Path) ->
     during, took = done.stdout.split()
     assert float(took) >= 0.05, done.stdout  # drawing the tower takes a while
     assert int(during) >= 5, done.stdout  # meanwhile another table went on
+
+
+BETWEEN_STEPS = textwrap.dedent("""
+    from gevent import monkey
+    monkey.patch_all()
+    import socket
+    import gevent
+    from companion.aside import let_others_run
+
+    ours, theirs = socket.socketpair()
+    heard = []
+
+    def other_table():  # waits on its socket, as a push sender or a request does
+        heard.append(theirs.recv(16))
+
+    waiting = gevent.spawn(other_table)
+    gevent.sleep(0)  # it is now waiting for its socket
+    ours.sendall(b"move")
+    steps_before_heard = None
+    for step in range(35):  # a computation's steps, each holding the thread
+        sum(range(20_000))
+        if heard and steps_before_heard is None:
+            steps_before_heard = step
+        let_others_run()
+    waiting.join()
+    print(steps_before_heard)
+""")
+
+
+def test_between_two_steps_a_greenlet_whose_socket_is_ready_runs() -> None:
+    """``let_others_run`` lets the event loop poll its sockets, not only run the greenlets
+    already woken (``gevent.sleep(0)`` would leave a waiting request until the end)."""
+    done = subprocess.run([sys.executable, "-c", BETWEEN_STEPS], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["1"], done.stdout  # heard after the first step

@@ -622,7 +622,7 @@ def building_problem(tower: Tower, x: int, y: int, w: int, d: int, h: int,
     return None, z, moved
 
 
-def _origins(tower: Tower, w: int, d: int) -> set[Square]:
+def footprint_corners(tower: Tower, w: int, d: int) -> set[Square]:
     """The corners (smallest x and y) of the w × d footprints that can hold a block: on the
     blocks (the corner square is on one) or on the table beside them (a square of the
     tower just past one of the footprint's sides). Anywhere else the footprint lies on the
@@ -655,7 +655,7 @@ class Placer:
     block exactly when it fits on the whole tower: that answer is worked out once for every
     block of the same size. Only the footprints around the block's own place, and those
     over a figure, are tried again on the tower without it. Every corner worth trying on
-    the tower without the block (``_origins``) is one on the whole tower too, which covers
+    the tower without the block (``footprint_corners``) is one on the whole tower too, which covers
     more squares, so nothing is missed."""
 
     def __init__(self, blocks: dict[str, Placed | None], figures: dict[str, str | None],
@@ -676,7 +676,7 @@ class Placer:
         # The height matters only to a block on the table that must touch by a whole side.
         key = (w, d, h if self.whole_face else 0)
         if key not in self._on_whole:
-            origins = _origins(self.whole, w, d)
+            origins = footprint_corners(self.whole, w, d)
             over_figures = {(x, y) for x, y in origins
                             if covers_any(x, y, w, d, self.standing)}
             self._on_whole[key] = _Footprints(origins, sorted(origins), over_figures, {})

@@ -158,13 +158,14 @@
   const ZOOM_HANDLE_PX = 23;   // a zoomed handle's radius: 46 px across, past a finger's width
   const ZOOM_APART_PX = 54;    // how far apart the zoomed handles' middles are at least
   const ZOOM_CLEAR_PX = 10;    // and how far a handle's rim stays off every place's spot
+  const ZOOM_EDGE_PX = 6;      // and inside the view's edge
 
   // The rings round the tap, [radius, places on it] in pixels, the first one clear of the
   // spots (which lie within ``spread`` of the tap) and the last one inside ``room``.
   function zoomRings(count, spread, room) {
     const rings = [];
     for (let r = spread + ZOOM_CLEAR_PX + ZOOM_HANDLE_PX; count > 0; r += ZOOM_APART_PX) {
-      if (r + ZOOM_HANDLE_PX > room && rings.length) break;
+      if (r + ZOOM_HANDLE_PX + ZOOM_EDGE_PX > room && rings.length) break;
       // as many as keep their middles ZOOM_APART_PX apart along the ring
       const fits = Math.min(count, Math.floor(Math.PI / Math.asin(Math.min(1, ZOOM_APART_PX / (2 * r)))));
       rings.push([r, fits]);
@@ -172,6 +173,12 @@
     }
     return rings;
   }
+
+  // How much larger a zoom shows the tower: ``most`` times, or less where the ring of
+  // handles round the tap (whose places lie ``spread`` px from it before the zoom) would
+  // not fit within ``room`` px of it: a phone held sideways gives its tower little height.
+  const zoomScale = (spread, room, most) =>
+    Math.max(1.5, Math.min(most, (room - ZOOM_EDGE_PX - ZOOM_CLEAR_PX - 2 * ZOOM_HANDLE_PX) / Math.max(spread, 1)));
 
   const zoom = ({picks, centre, unit, room, view}, {esc, r1}) => {
     const [cx, cy] = centre;
@@ -256,5 +263,5 @@
     }
   }
 
-  window.clTowerMore = {ghosts, zoom, mark: screenMark, arrange};
+  window.clTowerMore = {ghosts, zoom, zoomScale, mark: screenMark, arrange};
 })();

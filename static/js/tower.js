@@ -439,11 +439,14 @@
     // the frame: the tower and its figures (the table may run past it), and a margin
     const m = UNIT * 0.8;
     let frameBox = [frame.x0 - m, frame.y0 - m, frame.x1 - frame.x0 + 2 * m, frame.y1 - frame.y0 + 2 * m];
-    // zoomed in round a tap among crowded handles: ZOOM times larger, centred on the tap
+    // zoomed in round a tap among crowded handles: ZOOM times larger (less where the
+    // handles round the tap would not fit in the view), centred on the tap
     if (opts.zoom && window.clTowerMore) {
       const size = sizes.get(svg) || svg.getBoundingClientRect();
-      const px = Math.min(size.width / frameBox[2], size.height / frameBox[3]) * ZOOM;
+      const fit = Math.min(size.width / frameBox[2], size.height / frameBox[3]);
       const [cx, cy] = opts.zoom.centre;
+      const spread = Math.max(...opts.zoom.picks.map(([, x, y]) => Math.hypot(x - cx, y - cy))) * fit;
+      const px = fit * window.clTowerMore.zoomScale(spread, Math.min(size.width, size.height) / 2, ZOOM);
       frameBox = [cx - size.width / 2 / px, cy - size.height / 2 / px, size.width / px, size.height / px];
       const picks = opts.zoom.picks.map(([key, x, y]) => {
         const n = ghosts.findIndex((g) => g.key === key) + 1;

@@ -112,6 +112,29 @@ def test_a_tap_among_crowded_places_zooms_in_and_the_place_tapped_there_is_taken
     assert (placed["x"], placed["y"], placed["long"] or "-") == (int(x), int(y), long)
 
 
+def test_a_phone_held_sideways_zooms_in_with_every_handle_on_the_tower(
+        browser: Browser, live_server):
+    """At 740 × 360 the tower has little height: the zoom is less, so that the handles
+    round the tap stay within the tower's view, each whole and on the screen."""
+    _, page = with_a_block_chosen(browser, live_server)
+    page.set_viewport_size({"width": 740, "height": 360})
+    expect(page.locator("#cl-v-me .cl-ghost-dot").first).to_be_attached()
+    under = zoom_in(page)
+    zoomed = page.evaluate(ZOOMED)
+    view = page.locator("#cl-v-me").bounding_box()
+    assert view is not None
+    assert sorted(z["key"] for z in zoomed) == sorted(under)
+    for z in zoomed:
+        radius = z["size"] / 2
+        assert z["size"] >= 44 and z["hit"], z
+        assert view["x"] <= z["x"] - radius and z["x"] + radius <= view["x"] + view["width"], z
+        assert view["y"] <= z["y"] - radius and z["y"] + radius <= view["y"] + view["height"], z
+        assert z["y"] + radius <= 360, z
+    for i, a in enumerate(zoomed):
+        for b in zoomed[i + 1:]:
+            assert distance(a, b["x"], b["y"]) >= 48, (a, b)
+
+
 def test_the_zoom_takes_a_keyboard_too(browser: Browser, live_server):
     """The zoom puts the focus on its first place: Tab goes on to the next, Enter takes it."""
     _, page = with_a_block_chosen(browser, live_server)

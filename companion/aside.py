@@ -20,10 +20,15 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
+def _under_gevent() -> bool:
+    """Whether this process serves under gevent (its threads made greenlets)."""
+    monkey = sys.modules.get("gevent.monkey")
+    return monkey is not None and bool(monkey.is_module_patched("threading"))
+
+
 def waiting_only_the_caller(work: Callable[[], T]) -> T:
     """``work()``, run so that only the caller waits for it (see the module's docstring)."""
-    monkey = sys.modules.get("gevent.monkey")
-    if monkey is not None and monkey.is_module_patched("threading"):
+    if _under_gevent():
         from gevent import get_hub
 
         result: T = get_hub().threadpool.apply(work)
@@ -41,8 +46,7 @@ def let_others_run() -> None:
     """Between two steps of a long computation: under gevent, every other greenlet that is
     ready or whose socket or timer is (a push, a request) runs before the next step;
     without gevent, nothing."""
-    monkey = sys.modules.get("gevent.monkey")
-    if monkey is not None and monkey.is_module_patched("threading"):
+    if _under_gevent():
         from gevent import sleep
 
         sleep(PAUSE)

@@ -94,6 +94,8 @@ def test_the_screen_and_a_phone_walk_every_build_step(browser, live_server):
     expect(step.locator(".cl-step-count")).to_have_text(re.compile(r"Step 2 of"))
     assert in_view(phone, step.locator("[data-go=prev]"))
     step.locator("[data-go=prev]").click()
+    # each step's buttons name the step they go to: the next tap waits for this one's page
+    expect(step.locator(".cl-step-count")).to_have_text(re.compile(r"Step 1 of"))
     assert from_left[1] != words[1280][1]  # the second foundation, from another side
     assert "far side" in from_left[1] and "left side" in words[1280][1]
     for n in (2, 3):

@@ -254,8 +254,31 @@
     refresh();
     openOnMine();
   });
-  document.addEventListener("htmx:after:swap", refresh);
-  document.addEventListener("htmx:ws:after:message:incoming", refresh);
+  // A push that replaces the element with the keyboard's focus (its region swapped whole)
+  // gives the focus to the element standing in its place: the same id, or the same tag at
+  // the same place under the nearest ancestor with an id.
+  let focusedBefore = null;
+  function focusKey(el) {
+    if (!el || el === document.body) return null;
+    if (el.id) return {el, id: el.id};
+    const holder = el.parentElement && el.parentElement.closest("[id]");
+    if (!holder) return null;
+    return {el, holder: holder.id, tag: el.tagName,
+            index: [...holder.querySelectorAll(el.tagName)].indexOf(el)};
+  }
+  function focusBack() {
+    const was = focusedBefore;
+    if (!was || was.el.isConnected || document.activeElement !== document.body) return;
+    const holder = was.id ? null : document.getElementById(was.holder);
+    const again = was.id ? document.getElementById(was.id)
+      : holder && holder.querySelectorAll(was.tag)[was.index];
+    if (again) again.focus({preventScroll: true});
+  }
+  document.addEventListener("htmx:ws:before:message:incoming", () => {
+    focusedBefore = focusKey(document.activeElement);
+  });
+  document.addEventListener("htmx:after:swap", () => { focusBack(); refresh(); });
+  document.addEventListener("htmx:ws:after:message:incoming", () => { focusBack(); refresh(); });
   document.addEventListener("htmx:before:request", () => { asking += 1; });
   document.addEventListener("htmx:finally:request", () => {
     asking = Math.max(0, asking - 1);

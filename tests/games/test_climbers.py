@@ -1255,3 +1255,22 @@ def test_every_refusal_clause_is_named_by_a_test_of_its_own():
     """Every clause a refusal may name is flagged in the seeds, and some test here sees a
     move refused naming exactly it (``refused(…, "<id>")``)."""
     assert refusals_without_a_test(GAME, [Path(__file__)]) == []
+
+
+def test_positions_with_the_blocks_where_they_were_share_one_tower():
+    """A walk leaves the blocks where they stand: the position after it reads the same
+    tower, with what that tower worked out, rather than building it again; a block moved
+    makes a tower of its own."""
+    game = Climbers()
+    state = game.setup(3, {"tower": "generated"}, 4)
+    state = game.apply(state, 0, {"type": "built"})
+    before = rules.tower(state)
+    walk = next(move for move in game.legal_moves(state, state["turn"])
+                if move["type"] == "walk")
+    walked = game.apply(state, state["turn"], walk)
+    assert rules.tower(walked) is before
+    block = next(move for move in game.legal_moves(walked, walked["turn"])
+                 if move["type"] == "block")
+    moved = game.apply(walked, walked["turn"], block)
+    assert rules.tower(moved) is not before
+    assert rules.tower(moved).blocks[block["block"]]["x"] == block["x"]

@@ -30,7 +30,7 @@ from companion.games.base import (
 )
 from companion.games.climbers import rules
 from companion.games.climbers.data import BLOCKS, COLOURS, FOUNDATIONS, GAME_ID, LADDERS, SEED
-from companion.games.climbers.geometry import Tower, opened_pits
+from companion.games.climbers.geometry import opened_pits
 from companion.games.climbers.tower import foundations, generate
 from companion.games.climbers.types import View
 from companion.lru import LRU
@@ -195,7 +195,7 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
         return view
 
     def _public_view(self, state: State) -> View:
-        built = Tower(state["blocks"])
+        built = rules.tower(state)
         heights = {s: rules.height_of(state, int(s), built) for s in state["figures"]}
         view: View = {
             "game": GAME_ID,
@@ -239,7 +239,7 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
     def outcome(self, state: State) -> Outcome | None:
         if state["phase"] != "over":
             return None
-        built = Tower(state["blocks"])
+        built = rules.tower(state)
         heights = {seat: rules.height_of(state, seat, built) for seat in range(state["players"])}
         last = state["options"]["tie"] == "last"
 
@@ -279,7 +279,7 @@ def _place(state: State, done: rules.Placement) -> None:
     if done.pushed:
         state["effects"].append({"rule": "cl.build.push", "kind": "pushed",
                                  "figures": dict(done.pushed)})
-    opened = opened_pits(Tower(state["blocks"]), state["figures"])
+    opened = opened_pits(rules.tower(state), state["figures"])
     for seat in opened:
         state["figures"][seat] = None
     if opened:
@@ -302,7 +302,7 @@ def _start_turn(state: State, seat: int) -> None:
     state["step"], state["walked"], state["moved"] = "before", False, None
     state["blocked"].pop(str(seat), None)
     state["turns"] += 1
-    built = Tower(state["blocks"])
+    built = rules.tower(state)
     state["start"] = {"height": rules.height_of(state, seat, built), "dipped": False}
     state["top_before"] = max(rules.height_of(state, s, built) for s in range(state["players"]))
     state["turn_start"] = {key: clone(state[key]) for key in TURN_START}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Final, Literal
 
 from companion.games.climbers.data import (
@@ -121,7 +122,12 @@ class Tower:
         #: square under every footprint they try, thousands of times a position.
         self.heights: dict[Square, int] = {square: height
                                            for square, (height, _) in self.top.items()}
+        # What a walker and the rules read of the tower, worked out once for it: a tower
+        # is shared by every reading of its position (``rules.tower``).
         self._outer: set[Square] | None = None
+        self._pits: set[Square] | None = None
+        self._edges: set[Square] | None = None
+        self._visible: dict[str, list[Square]] = {}
 
     def height(self, square: Square) -> int:
         return self.heights.get(square, 0)
@@ -136,10 +142,14 @@ class Tower:
         return GREY if block_id is None else self.blocks[block_id]["top"]
 
     def visible(self, block_id: str) -> list[Square]:
-        """The squares of the block's top that nothing covers."""
-        spot = self.blocks[block_id]
-        return [square for square in footprint(spot["x"], spot["y"], spot["w"], spot["d"])
+        """The squares of the block's top that nothing covers. Read it, never change it."""
+        found = self._visible.get(block_id)
+        if found is None:
+            spot = self.blocks[block_id]
+            found = self._visible[block_id] = [
+                square for square in footprint(spot["x"], spot["y"], spot["w"], spot["d"])
                 if self.block_at(square) == block_id]
+        return found
 
     def bounds(self) -> tuple[int, int, int, int]:
         """The smallest and largest x and y the blocks cover."""
@@ -202,7 +212,13 @@ class Tower:
         return outer
 
     def pits(self) -> set[Square]:
-        """Bare table squares walled in by blocks: a figure reaches them only over blocks."""
+        """Bare table squares walled in by blocks: a figure reaches them only over blocks.
+        Read it, never change it."""
+        if self._pits is None:
+            self._pits = self._walled_in()
+        return self._pits
+
+    def _walled_in(self) -> set[Square]:
         if not self.top:
             return set()
         x0, y0, x1, y1 = self.bounds()
@@ -212,10 +228,13 @@ class Tower:
 
     def edge_squares(self) -> set[Square]:
         """Block squares a figure on the table around the tower can step onto: beside a bare
-        table square of that table (not beside a pit)."""
-        outer = self.outer_table()
-        return {square for square in self.top
-                if any((square[0] + dx, square[1] + dy) in outer for dx, dy in SIDES)}
+        table square of that table (not beside a pit). Read it, never change it."""
+        if self._edges is None:
+            outer = self.outer_table()
+            self._edges = {square for square in self.top
+                           if any((square[0] + dx, square[1] + dy) in outer
+                                  for dx, dy in SIDES)}
+        return self._edges
 
 
 def hidden(tower: Tower, block_id: str) -> bool:
@@ -362,6 +381,7 @@ class Walker:
         #: them of every place once for each set of ladders it may arrive with.
         self._refusals: dict[Node, str | None] = {}
         self._next: dict[Node, list[Node]] = {}
+        self._steps_from: dict[Node, list[tuple[Node, tuple[int, ...], int, bool]]] = {}
         self.refused: dict[Node, str] = {}
         #: Where each refused place was first tried from (the table is a detour).
         self.tried_from: dict[Node, Node] = {}
@@ -525,20 +545,8 @@ class Walker:
         while queue:
             state = queue.popleft()
             node, used, dipped = state
-            here = self.height(node)
-            for step in self.neighbours(node):
-                why = self.stand_refusal(step)
-                rise = self.height(step) - here
-                if why is None and rise < 0 and self.never_down:
-                    why = "cl.figure.never-down"
-                needs = climb_needs(rise)
-                if why is None and not needs:  # higher than any one ladder climbs
-                    why = ("cl.ladder.long" if rise > max(LONG_LADDER) + max(SHORT_LADDER)
-                           else "cl.ladder.chain")
-                if why is not None:
-                    self._refuse(step, why, node)
-                    continue
-                low = dipped or self.height(step) < self.start_height
+            for step, needs, rise, lower in self._steps(node):
+                low = dipped or lower
                 refusals = []
                 for need in needs:
                     if need & used or need & ~self.ladders:
@@ -552,6 +560,32 @@ class Walker:
                     once = "cl.ladder.once" in refusals
                     self._refuse(step, "cl.ladder.once" if once else refusals[0], node)
         return came_from
+
+    def _steps(self, node: Node) -> list[tuple[Node, tuple[int, ...], int, bool]]:
+        """The steps from ``node`` that only a ladder may still stop: (place, the ladder sets
+        that can each climb it, the rise, whether the place is lower than the turn's start).
+        Whatever else stops a step stops it whatever ladders were used: it is refused here,
+        once for the walker, rather than at each state the search reaches ``node`` in."""
+        found = self._steps_from.get(node)
+        if found is not None:
+            return found
+        found = self._steps_from[node] = []
+        here = self.height(node)
+        for step in self.neighbours(node):
+            why = self.stand_refusal(step)
+            up = self.height(step)
+            rise = up - here
+            if why is None and rise < 0 and self.never_down:
+                why = "cl.figure.never-down"
+            needs = climb_needs(rise)
+            if why is None and not needs:  # higher than any one ladder climbs
+                why = ("cl.ladder.long" if rise > max(LONG_LADDER) + max(SHORT_LADDER)
+                       else "cl.ladder.chain")
+            if why is not None:
+                self._refuse(step, why, node)
+            else:
+                found.append((step, needs, rise, up < self.start_height))
+        return found
 
 
 def _least(options: list[tuple[int, bool]]) -> list[tuple[int, bool]]:
@@ -637,8 +671,10 @@ def footprint_corners(tower: Tower, w: int, d: int) -> set[Square]:
     return found
 
 
+@cache
 def _by_dims(block: Block) -> dict[tuple[int, int, int], list[tuple[str, str | None]]]:
-    """The ways to turn ``block``, by the footprint and height they give."""
+    """The ways to turn ``block``, by the footprint and height they give (one answer for
+    the game's life: read it, never change it)."""
     by_dims: dict[tuple[int, int, int], list[tuple[str, str | None]]] = {}
     for top, long, w, d, h in shapes(block):
         by_dims.setdefault((w, d, h), []).append((top, long))
@@ -677,8 +713,9 @@ class Placer:
         key = (w, d, h if self.whole_face else 0)
         if key not in self._on_whole:
             origins = footprint_corners(self.whole, w, d)
-            over_figures = {(x, y) for x, y in origins
-                            if covers_any(x, y, w, d, self.standing)}
+            over_figures = {(x, y) for sx, sy in self.standing
+                            for x in range(sx - w + 1, sx + 1)
+                            for y in range(sy - d + 1, sy + 1)} & origins
             self._on_whole[key] = _Footprints(origins, sorted(origins), over_figures, {})
         return self._on_whole[key]
 

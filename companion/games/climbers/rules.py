@@ -9,6 +9,7 @@ the same geometry, so the phone only ever offers what ``check`` accepts.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import islice
@@ -22,6 +23,7 @@ from companion.games.climbers.geometry import (
     TABLE,
     Placed,
     Placer,
+    Square,
     Tower,
     Walker,
     building_problem,
@@ -33,8 +35,10 @@ from companion.games.climbers.geometry import (
     parse_node,
     parse_square,
     shape,
+    standing_squares,
 )
 from companion.games.declared import check_declared
+from companion.lru import LRU
 
 #: How far from the tower a coordinate may be at all (anything further is a typing error).
 FAR = 60
@@ -154,8 +158,26 @@ def _malformed(problem: str) -> IllegalMove:
 # --- reading the state -------------------------------------------------------------------------
 
 
+#: The towers of the latest positions. Most moves (a walk, a stone, a turn's end) leave the
+#: blocks where they were, and each reading of a position (its view, its legal moves, its
+#: words) asks for its tower: one tower, with what it has worked out, serves them all.
+TOWERS_KEPT = 32
+_towers: LRU[tuple[Any, ...], Tower] = LRU(TOWERS_KEPT)
+_towers_lock = threading.Lock()
+
+
 def tower(state: State, without: str | None = None) -> Tower:
-    return Tower(state["blocks"], without)
+    """The tower of ``state``'s blocks (less ``without``), shared: read it, never change it."""
+    key = (without, *((block_id, spot["x"], spot["y"], spot["z"], spot["w"], spot["d"],
+                       spot["h"], spot["top"], spot["long"])
+                      for block_id, spot in state["blocks"].items() if spot is not None))
+    with _towers_lock:
+        found = _towers.get(key)
+    if found is None:
+        found = Tower(state["blocks"], without)
+        with _towers_lock:
+            _towers.put(key, found)
+    return found
 
 
 def placer(state: State, built: Tower | None = None) -> Placer:
@@ -197,14 +219,17 @@ def may_end(state: State, height: int, dipped: bool) -> bool:
     return height >= start and (height > start or not dipped)
 
 
-def movable_problem(state: State, block_id: str, built: Tower) -> str | None:
-    """Why a block cannot be moved now (a clause), or None."""
+def movable_problem(state: State, block_id: str, built: Tower,
+                    standing: set[Square] | None = None) -> str | None:
+    """Why a block cannot be moved now (a clause), or None. ``standing``: the squares the
+    figures stand on (``standing_squares``), when the caller asks of many blocks."""
     spot = state["blocks"][block_id]
-    squares = set(built.visible(block_id))
-    if any(figure_node(place) in squares for place in state["figures"].values()
-           if place is not None):
+    squares = built.visible(block_id)
+    if standing is None:
+        standing = standing_squares(state["figures"])
+    if not standing.isdisjoint(squares):
         return "cl.block.occupied"
-    if block_id in barred(state):
+    if block_id in state["blocked"].values():
         return "cl.block.stone"
     if len(squares) < spot["w"] * spot["d"]:
         return "cl.block.covered"
@@ -215,9 +240,10 @@ def movable_problem(state: State, block_id: str, built: Tower) -> str | None:
 
 def movable(state: State, built: Tower | None = None) -> list[str]:
     built = built or tower(state)
+    standing = standing_squares(state["figures"])
     return [block_id for block_id in state["blocks"]
             if state["blocks"][block_id] is not None
-            and movable_problem(state, block_id, built) is None]
+            and movable_problem(state, block_id, built, standing) is None]
 
 
 def complete(state: State) -> bool:
@@ -511,5 +537,6 @@ def _build_offered(state: State) -> Offered:
     if not seen:  # a block entered in the wrong place
         entering = [block_id for block_id in state["blocks"]
                     if block_id not in FOUNDATIONS
-                    and movable_problem(state, block_id, placing.whole) is None]
+                    and movable_problem(state, block_id, placing.whole,
+                                        placing.standing) is None]
     return Offered([], placing=placing, kind="build", blocks=entering)

@@ -20,7 +20,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
-def _under_gevent() -> bool:
+def under_gevent() -> bool:
     """Whether this process serves under gevent (its threads made greenlets)."""
     monkey = sys.modules.get("gevent.monkey")
     return monkey is not None and bool(monkey.is_module_patched("threading"))
@@ -28,7 +28,7 @@ def _under_gevent() -> bool:
 
 def waiting_only_the_caller(work: Callable[[], T]) -> T:
     """``work()``, run so that only the caller waits for it (see the module's docstring)."""
-    if _under_gevent():
+    if under_gevent():
         from gevent import get_hub
 
         result: T = get_hub().threadpool.apply(work)
@@ -46,7 +46,7 @@ def let_others_run() -> None:
     """Between two steps of a long computation: under gevent, every other greenlet that is
     ready or whose socket or timer is (a push, a request) runs before the next step;
     without gevent, nothing."""
-    if _under_gevent():
+    if under_gevent():
         from gevent import sleep
 
         sleep(PAUSE)

@@ -10,6 +10,7 @@ import gc
 import os
 import sys
 
+from companion.collector import collect_when_idle
 from companion.config import listen_address
 
 bind = listen_address()
@@ -38,17 +39,18 @@ control_socket_disable = True
 #: after every 5 young ones rather than 20, so it holds less each time (25 ms of CPU at the
 #: median rather than 55-66). A full collection walks everything the tables keep (270 ms of
 #: CPU for 167,000 objects at 24 tables after 4 minutes): it comes after 1,000 young ones
-#: (5 x 200), as many objects made as the 200 young ones of 50,000 before, and only when
-#: what was kept since the last one is a quarter of what it kept.
+#: (5 x 200), as many objects made as the 200 young ones of 50,000 before. The worker
+#: collects on these thresholds while it has nothing else to do (``companion/collector.py``),
+#: not in the middle of a move's pushes.
 THRESHOLDS = (10_000, 5, 200)
 
 
 def post_worker_init(worker: object) -> None:
-    """Tune the collector (``THRESHOLDS``), and freeze what the app loaded at start out of
-    its sight, after a collection so that nothing left over is frozen with it."""
+    """Freeze what the app loaded at start out of the collector's sight, after a collection
+    so that nothing left over is frozen with it; then collect on ``THRESHOLDS`` while idle."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(*THRESHOLDS)
+    collect_when_idle(THRESHOLDS)
 
 
 def worker_exit(server: object, worker: object) -> None:

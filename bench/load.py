@@ -321,9 +321,10 @@ def set_up(table: Table, port: int, screens: bool) -> None:
 
 
 def start_match(table: Table, port: int) -> None:
-    with table.cond:
+    with table.cond:  # a match counts its seqs from 0 again
         for sock in table.sockets:
             sock.seen.clear()
+            sock.sizes.clear()
     status, body = call(port, "POST", f"/api/tables/{table.code}/start", {"first_seat": 0},
                         token=table.host, source=table.source)
     if status != 200:

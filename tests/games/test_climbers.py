@@ -1259,8 +1259,8 @@ def test_every_refusal_clause_is_named_by_a_test_of_its_own():
 
 def test_positions_with_the_blocks_where_they_were_share_one_tower():
     """A walk leaves the blocks where they stand: the position after it reads the same
-    tower, with what that tower worked out, rather than building it again; a block moved
-    makes a tower of its own."""
+    tower, with what that tower worked out, rather than building it again, and its view the
+    same lists of blocks and squares; a block moved makes a tower of its own."""
     game = Climbers()
     state = game.setup(3, {"tower": "generated"}, 4)
     state = game.apply(state, 0, {"type": "built"})
@@ -1269,8 +1269,13 @@ def test_positions_with_the_blocks_where_they_were_share_one_tower():
                 if move["type"] == "walk")
     walked = game.apply(state, state["turn"], walk)
     assert rules.tower(walked) is before
+    # so do the views' lists of the blocks and squares, digested once for every push
+    for key in ("blocks", "cells"):
+        assert game.view(walked, None)[key] is game.view(state, None)[key]
     block = next(move for move in game.legal_moves(walked, walked["turn"])
                  if move["type"] == "block")
     moved = game.apply(walked, walked["turn"], block)
     assert rules.tower(moved) is not before
+    assert game.view(moved, None)["blocks"] is not game.view(walked, None)["blocks"]
+    assert game.view(moved, None)["blocks"] == Climbers().view(moved, None)["blocks"]
     assert rules.tower(moved).blocks[block["block"]]["x"] == block["x"]

@@ -16,7 +16,7 @@ Nothing is hidden in this game: every view shows the whole table.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.games.base import (
     Move,
@@ -30,13 +30,21 @@ from companion.games.base import (
 )
 from companion.games.climbers import rules
 from companion.games.climbers.data import BLOCKS, COLOURS, FOUNDATIONS, GAME_ID, LADDERS, SEED
-from companion.games.climbers.geometry import opened_pits
+from companion.games.climbers.geometry import Tower, opened_pits
 from companion.games.climbers.tower import foundations, generate
 from companion.games.climbers.types import View
 from companion.lru import LRU
 
 #: How many answers of ``legal_moves`` are kept (a few positions, for each seat).
 MOVES_KEPT = 32
+
+
+class _TowerView(NamedTuple):
+    """What a view says of the tower itself (``Climbers._tower_view``)."""
+
+    blocks: list[dict[str, Any]]
+    cells: list[dict[str, Any]]
+    bounds: list[int]
 
 
 class Climbers(SeededGame, seed=SEED, rules=rules):
@@ -82,6 +90,9 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
     def __init__(self) -> None:
         self._offered: LRU[tuple[str, int], rules.Offered] = LRU(MOVES_KEPT)
         self._offered_lock = threading.Lock()
+        #: The view's lists of a tower, by the tower (kept with it, so its id is not
+        #: reused) and the order its blocks were placed in.
+        self._tower_views: LRU[int, tuple[Tower, list[str], _TowerView]] = LRU(rules.TOWERS_KEPT)
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         """Every legal move. A block may go to thousands of places, so the last few answers
@@ -196,6 +207,7 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
 
     def _public_view(self, state: State) -> View:
         built = rules.tower(state)
+        drawn = self._tower_view(state, built)
         heights = {s: rules.height_of(state, int(s), built) for s in state["figures"]}
         view: View = {
             "game": GAME_ID,
@@ -209,14 +221,11 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
             "walked": state["walked"],
             "round": state["round"],
             "last_chance": state["last_chance"],
-            "blocks": [_block_view(block_id, spot) for block_id in state["order"]
-                       if (spot := state["blocks"][block_id]) is not None],
+            "blocks": drawn.blocks,
             "order": list(state["order"]),
             "unplaced": [block_id for block_id, spot in state["blocks"].items() if spot is None],
-            "cells": [{"x": x, "y": y, "height": h, "block": block_id,
-                       "top": built.blocks[block_id]["top"]}
-                      for (x, y), (h, block_id) in sorted(built.top.items())],
-            "bounds": list(built.bounds()),
+            "cells": drawn.cells,
+            "bounds": drawn.bounds,
             "figures": {s: {"place": place, "height": heights[s]}
                         for s, place in state["figures"].items()},
             "ladders": clone(state["ladders"]),
@@ -235,6 +244,25 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
         if result is not None:
             view["outcome"] = result.as_json()
         return view
+
+    def _tower_view(self, state: State, built: Tower) -> _TowerView:
+        """The view's blocks, squares and bounds: the same lists for every position whose
+        blocks stand as they did (``rules.tower``), so that a walk's pushes find them
+        digested already (``companion.web.memo.ViewDigests``)."""
+        with self._offered_lock:
+            kept = self._tower_views.get(id(built))
+        if kept is not None and kept[0] is built and kept[1] == state["order"]:
+            return kept[2]
+        drawn = _TowerView(
+            [_block_view(block_id, spot) for block_id in state["order"]
+             if (spot := state["blocks"][block_id]) is not None],
+            [{"x": x, "y": y, "height": h, "block": block_id,
+              "top": built.blocks[block_id]["top"]}
+             for (x, y), (h, block_id) in sorted(built.top.items())],
+            list(built.bounds()))
+        with self._offered_lock:
+            self._tower_views.put(id(built), (built, list(state["order"]), drawn))
+        return drawn
 
     def outcome(self, state: State) -> Outcome | None:
         if state["phase"] != "over":

@@ -89,7 +89,8 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
 
     def __init__(self) -> None:
         self._offered: LRU[tuple[str, int], rules.Offered] = LRU(MOVES_KEPT)
-        self._offered_lock = threading.Lock()
+        #: Guards what the game keeps: the legal moves and the views' lists.
+        self._kept_lock = threading.Lock()
         #: The view's lists of a tower, by the tower (kept with it, so its id is not
         #: reused) and the order its blocks were placed in.
         self._tower_views: LRU[int, tuple[Tower, list[str], _TowerView]] = LRU(rules.TOWERS_KEPT)
@@ -120,7 +121,7 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
         # The state's repr is its content (JSON values only), at a tenth of the cost of its
         # JSON: equal states built in another order miss, and are answered afresh.
         key = (repr(state), seat)
-        with self._offered_lock:
+        with self._kept_lock:
             found = self._offered.get(key)
         if found is None:
             found = rules.offered(state, seat)
@@ -128,7 +129,7 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
         return found
 
     def _keep(self, key: tuple[str, int], offered: rules.Offered) -> None:
-        with self._offered_lock:
+        with self._kept_lock:
             self._offered.put(key, offered)
 
     def apply(self, state: State, seat: int, move: Move) -> State:
@@ -249,7 +250,7 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
         """The view's blocks, squares and bounds: the same lists for every position whose
         blocks stand as they did (``rules.tower``), so that a walk's pushes find them
         digested already (``companion.web.memo.ViewDigests``)."""
-        with self._offered_lock:
+        with self._kept_lock:
             kept = self._tower_views.get(id(built))
         if kept is not None and kept[0] is built and kept[1] == state["order"]:
             return kept[2]
@@ -260,7 +261,7 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
               "top": built.blocks[block_id]["top"]}
              for (x, y), (h, block_id) in sorted(built.top.items())],
             list(built.bounds()))
-        with self._offered_lock:
+        with self._kept_lock:
             self._tower_views.put(id(built), (built, list(state["order"]), drawn))
         return drawn
 

@@ -229,7 +229,7 @@ def movable_problem(state: State, block_id: str, built: Tower,
         standing = standing_squares(state["figures"])
     if not standing.isdisjoint(squares):
         return "cl.block.occupied"
-    if block_id in state["blocked"].values():
+    if block_id in barred(state):
         return "cl.block.stone"
     if len(squares) < spot["w"] * spot["d"]:
         return "cl.block.covered"

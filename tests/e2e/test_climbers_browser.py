@@ -57,6 +57,9 @@ def choose(state: dict[str, Any], seat: int, seen: set[str]) -> dict[str, Any]:
         return {"type": "built"}
     first_round = state["round"] == 1
     early = state["round"] <= 2
+    stones = [m for m in moves if m["type"] == "stone"]
+    if first_round and seat == 1 and stones:
+        return stones[0]  # laid before the last walk, which ends the turn
     here = view["figures"][str(seat)]["height"]
     walks = [m for m in moves if m["type"] == "walk"
              and height_of(view, m["to"]) > here and early
@@ -75,9 +78,6 @@ def choose(state: dict[str, Any], seat: int, seen: set[str]) -> dict[str, Any]:
         if early and blocks:
             return blocks[len(blocks) // 2]
         return {"type": "pass"}
-    stones = [m for m in moves if m["type"] == "stone"]
-    if first_round and seat == 1 and stones:
-        return stones[0]
     return {"type": "end"}
 
 
@@ -191,8 +191,7 @@ def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, liv
             after = table.state
         if state["phase"] == "play" and (after["turns"] != state["turns"]
                                          or after["phase"] == "over"):
-            turns.append([*this_turn, ("quarter turns", sum(turned)),
-                          ("stone in hand", int(state["stones"][str(seat)] == "unused"))])
+            turns.append([*this_turn, ("quarter turns", sum(turned))])
         if move["type"] in ("built", "restart") or after["turns"] != state["turns"]:
             this_turn = []
             turned = []
@@ -212,16 +211,13 @@ def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, liv
     # A block move: the block, its ghost where it goes, the colour on top (or Confirm).
     assert len(block_moves) >= 3 and statistics.median(block_moves) <= 3, block_moves
     # A turn in at most 5 taps, besides the quarter turns of the tower a player makes to
-    # see the block they move (the strategy moves a block it sees where it can). The walk
-    # after the block move ends the turn when nothing is left to choose; a player who still
-    # holds the blocking stone chooses, after that walk, between ending and laying it, so
-    # a turn that walks, moves a block and walks again then takes one tap more.
-    counted = ("quarter turns", "stone in hand")
-    taps = [sum(t for kind, t in turn if kind not in counted) for turn in turns]
+    # see the block they move (the strategy moves a block it sees where it can): the walk
+    # after the block move ends the turn, the stone in hand or not. Laying the stone is one
+    # choice more, once a game.
+    taps = [sum(t for kind, t in turn if kind != "quarter turns") for turn in turns]
     for turn, total in zip(turns, taps, strict=True):
         kinds = [kind for kind, _ in turn]
-        choice = dict(turn)["stone in hand"] and kinds.count("walk") == 2 and "block" in kinds
-        assert total - dict(turn)["quarter turns"] <= (6 if choice else 5), (turn, taps)
+        assert total - dict(turn)["quarter turns"] <= (6 if "stone" in kinds else 5), (turn, taps)
     print("taps per turn:", taps, "block moves:", block_moves)
     outcome = G.outcome(state)
     assert outcome is not None
@@ -436,17 +432,19 @@ def test_each_way_to_a_top_is_a_target_and_a_greyed_tap_says_why(browser, live_s
     expect(other.locator("#notice.refusal")).to_have_attribute("data-rule", "cl.turn.wait")
 
 
-def test_the_walk_after_the_block_move_ends_a_turn_with_nothing_left_to_choose(browser,
-                                                                                live_server):
-    """With the blocking stone used, the lit top tapped after the block move walks there
-    and ends the turn in that one tap: the next player's phone says it is their turn."""
+def test_the_walk_after_the_block_move_ends_the_turn(browser, live_server):
+    """The lit top tapped after the block move walks there and ends the turn in that one
+    tap, with the blocking stone still in hand (the phone said to lay it before that walk):
+    the next player's phone says it is their turn."""
     table = built_table(live_server, players=2, seed=LOWER_OR_LADDER_SEED)
-    *before, (seat, last) = LOWER_OR_LADDER
+    *before, (seat, last) = [(mover, move) for mover, move in LOWER_OR_LADDER
+                             if (mover, move["type"]) != (0, "stone")]
     for mover, move in before:
         assert table.post_move(mover, move).status_code == 200, move
     assert (seat, last["type"]) == (0, "walk")
     page = seated_page(browser, live_server["base"], table, seat)
     expect(page.locator("#status")).to_contain_text("Move your figure again (that ends your turn)")
+    expect(page.locator("#status")).to_contain_text("Your blocking stone, if you lay it, goes before that walk.")
     top = f"#cl-v-me .cl-reach[data-square='{last['to']}']"
     expect(page.locator(top)).to_have_attribute("data-ladders", last["ladders"])
     seq = seq_of(page)
@@ -456,6 +454,7 @@ def test_the_walk_after_the_block_move_ends_a_turn_with_nothing_left_to_choose(b
     with table_of(live_server, table).lock:
         state = table_of(live_server, table).state
     assert state["figures"][str(seat)] == last["to"] and state["turn"] == 1 - seat
+    assert state["stones"][str(seat)] == "unused"
     other = seated_page(browser, live_server["base"], table, 1 - seat)
     expect(other.locator("#status")).to_contain_text("Your turn")
     assert no_horizontal_scroll(page)

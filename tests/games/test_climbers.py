@@ -254,8 +254,8 @@ def test_setup_unplaced():
 
 
 def test_turn_order():
-    """cl.turn.order: walk, move one block, walk again, end; then the next seat clockwise;
-    a round ends with the seat before the first."""
+    """cl.turn.order: walk, move one block, walk again, which ends the turn; then the next
+    seat clockwise; a round ends with the seat before the first."""
     state = table(3, (*STAIRS, ("C2", 0, 2, "grey")))
     state = allowed(state, 0, walk("0,0"))
     assert state["step"] == "before" and state["walked"] and height(state, 0) == 1
@@ -263,8 +263,7 @@ def test_turn_order():
     assert state["step"] == "after" and not state["walked"] and state["moved"] == "C2"
     assert spot(state, "C2") == (4, 0, 0, 2, 2, 2)
     state = allowed(state, 0, walk("2,0"))
-    assert height(state, 0) == 2 and state["turn"] == 0
-    state = allowed(state, 0, END)
+    assert height(state, 0) == 2
     assert (state["turn"], state["step"], state["walked"], state["round"]) == (1, "before",
                                                                               False, 1)
     assert state["last_moved"] == "C2" and state["moved"] is None
@@ -274,37 +273,50 @@ def test_turn_order():
     assert state["turn"] == 0 and state["round"] == 2
 
 
-def test_turn_order_the_last_walk_ends_the_turn_when_nothing_is_left_to_choose():
-    """cl.turn.order: after the block move, a walk ends the turn at once when the stone is
-    used or has nowhere to go (only "end" would be left); with the stone in hand, the turn
-    waits for "end" or the stone."""
+def test_turn_order_the_last_walk_ends_the_turn_the_stone_in_hand_or_not():
+    """cl.turn.order: after the block move, the walk ends the turn at once, whether the
+    player still holds the stone or not; the stone, laid before it, leaves that walk to
+    come."""
     state = table(2, (*STAIRS, ("C2", 0, 2, "grey")))
-    held = allowed(allowed(state, 0, block("C2", 4, 0, "yellow")), 0, walk("0,0"))
-    assert (held["turn"], held["walked"]) == (0, True)
-    assert {m["type"] for m in G.legal_moves(held, 0)} == {"stone", "end"}
-    state["stones"]["0"] = "used"
     moved = allowed(state, 0, block("C2", 4, 0, "yellow"))
+    assert {m["type"] for m in G.legal_moves(moved, 0)} == {"walk", "stone", "end"}
     ended = allowed(moved, 0, walk("0,0"))
     assert (ended["turn"], ended["step"], ended["turns"]) == (1, "before", moved["turns"] + 1)
     assert ended["last_moved"] == "C2" and ended["figures"]["0"] == "0,0"
     assert ended["reached"]["0"] == moved["turns"]
+    assert ended["stones"]["0"] == "unused"
     assert G.legal_moves(ended, 0) == []
+    laid = allowed(moved, 0, stone("C2"))
+    assert (laid["turn"], laid["stones"]["0"], laid["blocked"]) == (0, "used", {"0": "C2"})
+    assert {m["type"] for m in G.legal_moves(laid, 0)} == {"walk", "end"}
+    ended = allowed(laid, 0, walk("0,0"))
+    assert (ended["turn"], ended["blocked"]) == (1, {"0": "C2"})
 
 
-def test_the_stone_spots_a_walk_reads_are_the_moves_left(monkeypatch):
-    """The blocks the stone may go on, read to decide whether a walk after the block move
-    ends the turn, are the ones the moves left offer: they are not read again."""
+def test_the_stone_with_no_walk_left_ends_the_turn():
+    """cl.turn.order: once the stone is laid, a turn with no walk left to make ends at once,
+    as "end" would be all that is left to choose."""
+    state = table(2, (("C1", 0, 0, "grey"),))  # red on the table, the cube 2 high
+    state["ladders"]["0"] = []
+    after = allowed(state, 0, PASS)
+    assert [m["type"] for m in G.legal_moves(after, 0)] == ["stone", "end"]
+    ended = allowed(after, 0, stone("C1"))
+    assert (ended["turn"], ended["blocked"]) == (1, {"0": "C1"})
+
+
+def test_the_moves_left_after_the_stone_are_worked_out_once(monkeypatch):
+    """The moves left after the stone, worked out to know whether the turn goes on, are
+    the ones the phone is then offered: they are not worked out again."""
     state = table(2, (*STAIRS, ("C2", 0, 2, "grey")))
     moved = allowed(state, 0, block("C2", 4, 0, "yellow"))
-    read = []
-    spots = rules.stone_spots
-    monkeypatch.setattr(rules, "stone_spots",
-                        lambda *args: read.append(args[:2]) or spots(*args))
+    worked = []
+    offered = rules.offered
+    monkeypatch.setattr(rules, "offered",
+                        lambda *args: worked.append(args) or offered(*args))
     game = Climbers()
-    held = game.apply(moved, 0, walk("0,0"))
-    assert game.legal_moves(held, 0) == [*({"type": "stone", "block": block_id}
-                                           for block_id in spots(held, 0)), END]
-    assert len(read) == 1
+    laid = game.apply(moved, 0, stone("C2"))
+    assert game.legal_moves(laid, 0) == [m for m, _ in rules.walk_ways(laid, 0)] + [END]
+    assert len(worked) == 1
 
 
 def test_turn_wait():
@@ -322,7 +334,8 @@ def test_turn_wait():
 
 def test_turn_phase():
     """cl.turn.phase: one walk before and one after the block move, one block move or a
-    pass, then end or the stone; nothing out of turn order."""
+    pass, the stone before that last walk, which ends the turn; nothing out of turn
+    order."""
     state = table(2, (*STAIRS, ("C2", 0, 2, "grey")))
     refused(state, 0, END, "cl.turn.phase")
     refused(state, 0, stone("C2"), "cl.turn.phase")
@@ -333,9 +346,10 @@ def test_turn_phase():
     after = allowed(walked, 0, PASS)
     refused(after, 0, PASS, "cl.turn.phase")
     refused(after, 0, block("C2", 4, 0, "red"), "cl.turn.phase")
-    again = allowed(after, 0, walk("2,0"))
-    refused(again, 0, walk("3,1"), "cl.turn.phase")
-    allowed(again, 0, END)
+    laid = allowed(after, 0, stone("C2"))
+    refused(laid, 0, stone("C1"), "cl.stone.used")
+    refused(laid, 0, PASS, "cl.turn.phase")
+    assert allowed(laid, 0, walk("2,0"))["turn"] == 1
     own = G.setup(2, {"tower": "own"}, 1)
     refused(own, 0, walk("table"), "cl.turn.phase")
     refused(own, 0, block("C1", 4, 0, "red"), "cl.turn.phase")
@@ -349,7 +363,7 @@ def test_turn_pass():
     after = allowed(state, 0, walk("0,0"))
     after = allowed(after, 0, PASS)
     assert after["step"] == "after" and after["moved"] is None
-    after = play(after, 0, walk("2,1"), END)
+    after = allowed(after, 0, walk("2,1"))
     assert after["turn"] == 1 and after["last_moved"] is None and height(after, 0) == 2
     allowed(after, 1, block("C2", 4, 0, "red"))
 
@@ -721,16 +735,19 @@ def test_figure_step():
 
 def test_figure_higher_end():
     """cl.figure.higher: red went down from the half-cube to the table before passing; it
-    must end higher than it began (1): ending now is refused, climbing to the cube (2)
-    lets it end."""
+    must end higher than it began (1): ending now is refused, and so is the stone on the
+    cube, the only place higher; climbing to the cube (2) ends the turn, the stone laid
+    on the half-cube before or not."""
     state = table(2, STAIRS, figures={0: "0,0"})
     state = play(state, 0, walk("table"), PASS)
     refused(state, 0, END, "cl.figure.higher")
     refused(state, 0, stone("C1"), "cl.figure.higher")
     refused(state, 0, walk("1,1"), "cl.figure.higher")  # back to 1: not higher
     assert not G.view(state, 0)["stuck"]
-    after = allowed(state, 0, walk("2,0"))
-    assert allowed(after, 0, END)["turn"] == 1
+    assert allowed(state, 0, walk("2,0"))["turn"] == 1
+    laid = allowed(state, 0, stone("H9"))
+    refused(laid, 0, END, "cl.figure.higher")
+    assert allowed(laid, 0, walk("2,0"))["turn"] == 1
 
 
 @pytest.mark.parametrize("ladders", [["short", "long"], ["long"], []])
@@ -768,8 +785,7 @@ def test_figure_higher_a_ladder_may_spare_the_dip():
     after = allowed(state, 0, PASS)
     refused(after, 0, walk("4,0"), "cl.figure.higher")  # that way dips: only a ladder spares it
     after = allowed(after, 0, walk("4,0", "short"))
-    assert after["ladders"]["0"] == ["long"]
-    allowed(after, 0, END)
+    assert after["ladders"]["0"] == ["long"] and after["turn"] == 1
 
 
 def test_the_seat_view_reads_its_reach_from_the_kept_moves(monkeypatch):
@@ -893,13 +909,30 @@ def test_ladder_chain():
 
 
 def test_stone_place():
-    """cl.stone.place: the stone goes down at the end of the turn, and ends it."""
+    """cl.stone.place: the stone goes down as the turn ends. Laid after the block move,
+    before the last walk, it bars no step of that walk, but the walk may not end on it,
+    nor the turn with the figure on it."""
     state = allowed(table(2, STAIRS), 0, PASS)
     after = allowed(state, 0, stone("C1"))
-    assert after["turn"] == 1 and after["stones"]["0"] == "used"
+    assert after["turn"] == 0 and after["stones"]["0"] == "used"
     assert after["blocked"] == {"0": "C1"}
     assert after["effects"] == [{"rule": "cl.stone.blocks", "kind": "stone", "block": "C1"}]
     assert G.view(after, None)["blocked"] == {"0": "C1"}
+    refused(after, 0, walk("2,0"), "cl.stone.free")
+    assert {m["to"] for m in G.legal_moves(after, 0) if m["type"] == "walk"} == {
+        "0,0", "0,1", "1,0", "1,1"}
+    assert allowed(after, 0, END)["blocked"] == {"0": "C1"}
+    row = table(2, (("C1", 0, 0, "grey"), ("C2", 2, 0, "grey"), ("C3", 4, 0, "grey")),
+                figures={0: "0,0"})
+    row = allowed(row, 0, PASS)
+    across = allowed(allowed(row, 0, stone("C2")), 0, walk("4,0"))  # over the stone's block
+    assert (across["turn"], across["figures"]["0"]) == (1, "4,0")
+    under = allowed(row, 0, stone("C1"))  # where red stands: it walks off it, then
+    refused(under, 0, END, "cl.stone.free")
+    refused(under, 0, walk("1,1"), "cl.stone.free")  # still on the cube
+    assert allowed(under, 0, walk("2,0"))["turn"] == 1
+    alone = allowed(table(2, (("C1", 0, 0, "grey"),), figures={0: "0,0"}), 0, PASS)
+    refused(alone, 0, stone("C1"), "cl.stone.free")  # no way off it that ends the turn
 
 
 def test_stone_used():
@@ -941,7 +974,7 @@ def test_stone_blocks_until_the_owners_next_turn():
     it, crosses it, moves it or builds on it; then it is gone."""
     state = table(3, (("C1", 0, 0, "grey"), ("C2", 2, 0, "grey"), ("C3", 4, 0, "grey"),
                       ("C4", 0, 2, "grey")), figures={1: "1,0"})
-    state = play(state, 0, PASS, stone("C2"))
+    state = play(state, 0, PASS, stone("C2"), END)
     assert state["turn"] == 1
     refused(state, 1, walk("2,0"), "cl.figure.stone")
     refused(state, 1, walk("4,0"), "cl.figure.stone")
@@ -1044,7 +1077,7 @@ def test_end_tie_counts_the_height_a_turn_ends_at():
     state = table(2, STAIRS)
     state = play(state, 0, walk("0,0"), PASS, END)
     state = play(state, 1, walk("1,1"), PASS, END)
-    state = play(state, 0, walk("2,0"), PASS, walk("1,0"), END)
+    state = play(state, 0, walk("2,0"), PASS, walk("1,0"))
     assert height(state, 0) == 1 and state["reached"] == {"0": 1, "1": 2}
     state = play(state, 1, PASS, END)
     over = play(state, 0, PASS, END)

@@ -29,12 +29,12 @@ CORNER_SEED = 5
 LOWER_OR_LADDER_SEED = 220
 LOWER_OR_LADDER = [
     (0, {"type": "block", "block": "H11", "top": "grey", "long": None, "x": -6, "y": 0}),
-    (0, {"type": "walk", "to": "-5,1", "ladders": ""}),
     (0, {"type": "stone", "block": "H3"}),
+    (0, {"type": "walk", "to": "-5,1", "ladders": ""}),
     (1, {"type": "walk", "to": "-4,1", "ladders": ""}),
     (1, {"type": "block", "block": "H5", "top": "violet", "long": "y", "x": -1, "y": -2}),
-    (1, {"type": "walk", "to": "-6,1", "ladders": ""}),
     (1, {"type": "stone", "block": "D8"}),
+    (1, {"type": "walk", "to": "-6,1", "ladders": ""}),
     (0, {"type": "walk", "to": "table", "ladders": ""}),
     (0, {"type": "block", "block": "H3", "top": "light-blue", "long": "y", "x": -1, "y": 0}),
     (0, {"type": "walk", "to": "6,1", "ladders": "short"}),  # no stone left: the turn ends
@@ -384,10 +384,9 @@ def test_the_screen_says_when_the_last_chance_starts_why_and_how_the_game_ended(
         french.get_data(as_text=True)
 
 
-def test_the_screen_says_the_last_walk_ends_a_turn_with_the_stone_used(client):
-    """After the block move, with the mover's stone used, the table screen says that a walk
-    ends the turn (it does: nothing is left to choose), in English and in French; with the
-    stone in hand it offers the stone."""
+def test_the_screen_says_the_last_walk_ends_the_turn(client):
+    """After the block move, the table screen says that a walk ends the turn, in English and
+    in French; with the mover's stone in hand, that the stone goes down before it."""
     table = started(client, LOWER_OR_LADDER_SEED)
     assert table.post_move(0, {"type": "built"}).status_code == 200
     for seat, move in LOWER_OR_LADDER[:-1]:
@@ -404,7 +403,8 @@ def test_the_screen_says_the_last_walk_ends_a_turn_with_the_stone_used(client):
     assert held.post_move(0, {"type": "built"}).status_code == 200
     assert held.post_move(0, {"type": "pass"}).status_code == 200
     screen = client.get(f"/t/{held.code}/screen").get_data(as_text=True)
-    assert "or end it by laying the blocking stone." in screen
+    assert "Lay the blocking stone if you like, then walk (that ends the turn), or end the " \
+        "turn." in screen
 
 
 def test_the_ways_that_are_a_choice():
@@ -421,8 +421,8 @@ def test_the_ways_that_are_a_choice():
 def test_every_way_that_is_a_choice_and_the_stone_are_one_tap(app, client):
     """On the tower's first question each lit top walks its cheapest way, a dearer way that
     never goes lower is a target of its own, and in step after each block the stone may go on
-    lays it, all ready to send and legal; the words say which ladder and that the stone ends
-    the turn, in French too."""
+    lays it, all ready to send and legal; the words say which ladder and where the stone
+    goes, in French too."""
     table = started(client, LOWER_OR_LADDER_SEED)
     assert table.post_move(0, {"type": "built"}).status_code == 200
     for seat, move in LOWER_OR_LADDER:
@@ -455,10 +455,10 @@ def test_every_way_that_is_a_choice_and_the_stone_are_one_tap(app, client):
     assert [json.loads(made.split(" ")[0]) for made in after["stone-moves"].split("|")] == \
         [{"type": "stone", "block": block} for block in stones]
     assert all(said.startswith("Place your blocking stone on the ")
-               and said.endswith(" and end your turn") for said in after["stone-names"].split("|"))
+               for said in after["stone-names"].split("|"))
     assert after["stone-colour"] == table.view(0)["view"]["colours"][0]
     page.set_cookie("lang", "fr")
     french = pick(page, table, {})
-    assert "pose votre pierre de blocage et finit votre tour" in french
-    assert all(said.endswith(" et finir mon tour")
+    assert "<h2>Toucher un bloc marqué d'une pierre y pose votre pierre de blocage.</h2>" in french
+    assert all(said.startswith("Poser ma pierre de blocage sur ")
                for said in ask_of(french)["stone-names"].split("|"))

@@ -151,22 +151,23 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
             assert isinstance(done, rules.Walk)
             _walk(new, seat, done)
             if new["step"] == "after":
-                spots = rules.stone_spots(new, seat)
-                if not spots:
-                    _end_turn(new, seat)  # nothing is left to choose (cl.turn.order)
-                else:  # the moves left are read from the same spots
-                    self._keep((repr(new), seat), rules.offered(new, seat, spots))
+                _end_turn(new, seat)  # the walk after the block move ends the turn
         elif kind == "pass":
             new["step"], new["walked"] = "after", False
         elif kind == "restart":
             new.update(clone(new["turn_start"]))
             new["effects"].append({"rule": "cl.turn.restart", "kind": "restart"})
+        elif kind == "stone":
+            new["stones"][str(seat)] = "used"
+            new["blocked"][str(seat)] = move["block"]
+            new["effects"].append({"rule": "cl.stone.blocks", "kind": "stone",
+                                   "block": move["block"]})
+            left = rules.offered(new, seat)
+            if left.first:  # the last walk is still to come: the moves left are kept
+                self._keep((repr(new), seat), left)
+            else:
+                _end_turn(new, seat)  # nothing is left to choose but the end (cl.turn.order)
         else:
-            if kind == "stone":
-                new["stones"][str(seat)] = "used"
-                new["blocked"][str(seat)] = move["block"]
-                new["effects"].append({"rule": "cl.stone.blocks", "kind": "stone",
-                                       "block": move["block"]})
             _end_turn(new, seat)
         return new
 

@@ -197,6 +197,13 @@ def barred(state: State) -> set[str]:
     return set(state["blocked"].values())
 
 
+def own_stone(state: State, seat: int) -> str | None:
+    """The block ``seat`` laid its stone on this turn, or None. The stone goes down as the
+    turn ends (cl.stone.place): it bars no step of the seat's last walk, but that walk may
+    not end on it, nor the turn with the figure on it."""
+    return state["blocked"].get(str(seat)) if seat == state["turn"] else None
+
+
 def whole_face(state: State) -> bool:
     return state["options"]["contact"] == "face"
 
@@ -207,7 +214,7 @@ def walker(state: State, seat: int, built: Tower | None = None,
     others = [square for s, place in state["figures"].items()
               if s != str(seat) and (square := parse_square(place)) is not None]
     ladders = sum(LADDER_BITS[name] for name in state["ladders"][str(seat)])
-    return Walker(built, COLOURS[seat], others, barred(state), ladders,
+    return Walker(built, COLOURS[seat], others, barred(state) - {own_stone(state, seat)}, ladders,
                   state["start"]["height"], state["start"]["dipped"],
                   state["options"]["descent"] == "never", named)
 
@@ -310,10 +317,15 @@ def check(state: State, seat: int, move: Any) -> Placement | Walk | None:
     if kind in ("stone", "end"):
         if state["step"] != "after":
             raise IllegalMove("cl.turn.phase")
-        if not may_end(state, height_of(state, seat), state["start"]["dipped"]):
-            raise IllegalMove("cl.figure.higher")
         if kind == "stone":
             _check_stone(state, seat, move["block"])
+            return None
+        built = tower(state)
+        if not may_end(state, height_of(state, seat, built), state["start"]["dipped"]):
+            raise IllegalMove("cl.figure.higher")
+        stone = own_stone(state, seat)
+        if stone is not None and _on(state, seat, built, stone):
+            raise IllegalMove("cl.stone.free", block=stone)
         return None
     raise IllegalMove("cl.turn.phase")
 
@@ -360,8 +372,13 @@ def check_placement(state: State, move: Move) -> Placement:
 def _check_stone(state: State, seat: int, block_id: str) -> None:
     if state["stones"][str(seat)] != "unused":
         raise IllegalMove("cl.stone.used")
-    if block_id not in stone_spots(state, seat):
-        raise IllegalMove("cl.stone.free", block=block_id)
+    built = tower(state)
+    if block_id in stone_spots(state, seat, built):
+        return
+    if block_id in free_surfaces(state, seat, built) and not may_end(
+            state, height_of(state, seat, built), state["start"]["dipped"]):
+        raise IllegalMove("cl.figure.higher")  # the only ways up end on that block
+    raise IllegalMove("cl.stone.free", block=block_id)
 
 
 def check_walk(state: State, seat: int, move: Move) -> Walk:
@@ -378,6 +395,9 @@ def check_walk(state: State, seat: int, move: Move) -> Walk:
         raise _malformed("to must be a square of the tower, or \"table\"")
     if target == start:
         raise IllegalMove("cl.figure.reach")
+    stone = own_stone(state, seat)
+    if stone is not None and target in built.visible(stone):
+        raise IllegalMove("cl.stone.free", block=stone)
     refusal = everyone.stand_refusal(target)
     if refusal is not None:
         raise IllegalMove(refusal)
@@ -437,32 +457,27 @@ def why_not(state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
                          else IllegalMove("cl.figure.reach"))
 
 
-def offered(state: State, seat: int, spots: list[str] | None = None) -> Offered:
+def offered(state: State, seat: int) -> Offered:
     """Every legal move of ``seat``, with the walks among them that go lower; the blocks'
-    places worked out as asked for. ``spots``: the blocks the seat's blocking stone may go
-    on (``stone_spots``), when the caller has them already."""
+    places worked out as asked for."""
     if state["phase"] == "over" or not is_seat(state, seat) or seat != state["turn"]:
         return Offered([])
     if state["phase"] == "build":
         return _build_offered(state)
     built = tower(state)
-    walking: list[Move] = []
-    lower: frozenset[tuple[str, str]] = frozenset()
-    if not state["walked"]:
-        ways = walk_ways(state, seat, built)
-        walking.extend(move for move, _ in ways)
-        lower = frozenset((move["to"], move["ladders"]) for move, dipped in ways if dipped)
-    if state["step"] == "after" and not walking and not may_end(
-            state, height_of(state, seat, built), state["start"]["dipped"]):
-        return Offered([{"type": "restart"}])
+    ways = [] if state["walked"] else walk_ways(state, seat, built)
+    walking = [move for move, _ in ways]
+    lower = frozenset((move["to"], move["ladders"]) for move, dipped in ways if dipped)
     if state["step"] == "before":
         return Offered(walking, lower, placer(state, built), "block", movable(state, built),
                        [{"type": "pass"}])
-    last: list[Move] = []
-    if may_end(state, height_of(state, seat, built), state["start"]["dipped"]):
-        if spots is None:
-            spots = stone_spots(state, seat, built)
-        last.extend({"type": "stone", "block": block_id} for block_id in spots)
+    ending = may_end(state, height_of(state, seat, built), state["start"]["dipped"])
+    if not walking and not ending:
+        return Offered([{"type": "restart"}])
+    last: list[Move] = [{"type": "stone", "block": block_id}
+                        for block_id in stone_spots(state, seat, built, ways)]
+    stone = own_stone(state, seat)
+    if ending and (stone is None or not _on(state, seat, built, stone)):
         last.append({"type": "end"})
     return Offered(walking, lower, last=last)
 
@@ -474,7 +489,7 @@ def stuck(state: State, seat: int, built: Tower | None = None) -> bool:
     if state["step"] != "after" or may_end(state, height_of(state, seat, built),
                                            state["start"]["dipped"]):
         return False
-    return state["walked"] or not walk_ways(state, seat, built)
+    return not walk_ways(state, seat, built)
 
 
 def walk_ways(state: State, seat: int, built: Tower | None = None) -> list[tuple[Move, bool]]:
@@ -484,28 +499,52 @@ def walk_ways(state: State, seat: int, built: Tower | None = None) -> list[tuple
     built = built or tower(state)
     walking = walker(state, seat, built)
     start = figure_node(state["figures"][str(seat)])
+    stone = own_stone(state, seat)
     found = []
     for target, ways in walking.reach(start).items():
         for used, dipped in ways:
             if state["step"] == "after" and not may_end(state, walking.height(target), dipped):
                 continue
+            if stone is not None and target in built.visible(stone):
+                continue  # the stone laid this turn goes there as the turn ends
             found.append(({"type": "walk", "to": node_name(target),
                            "ladders": ladder_names(used)}, dipped))
     return sorted(found, key=lambda way: (way[0]["to"] != TABLE, way[0]["to"],
                                           way[0]["ladders"]))
 
 
-def stone_spots(state: State, seat: int, built: Tower | None = None) -> list[str]:
-    """The blocks the seat's stone may go on: some of the top showing, no figure there, no
-    other stone."""
+def stone_spots(state: State, seat: int, built: Tower | None = None,
+                ways: list[tuple[Move, bool]] | None = None) -> list[str]:
+    """The blocks the seat's stone may go on: some of the top showing, no other figure
+    there, no other stone; and the turn can still end with the block free, the figure
+    off it where it stands or after the last walk (``ways``: ``walk_ways``, when the
+    caller has them)."""
     if state["stones"][str(seat)] != "unused":
         return []
     built = built or tower(state)
-    standing = {figure_node(place) for place in state["figures"].values() if place is not None}
+    ends = [figure_node(move["to"]) for move, _ in
+            (walk_ways(state, seat, built) if ways is None else ways)]
+    if may_end(state, height_of(state, seat, built), state["start"]["dipped"]):
+        ends.append(figure_node(state["figures"][str(seat)]))
+    return [block_id for block_id in free_surfaces(state, seat, built)
+            if any(end not in built.visible(block_id) for end in ends)]
+
+
+def free_surfaces(state: State, seat: int, built: Tower) -> list[str]:
+    """The blocks with some of the top showing, no other figure than the seat's there, and
+    no stone."""
+    own = str(seat)
+    standing = {figure_node(place) for s, place in state["figures"].items()
+                if place is not None and s != own}
     taken = barred(state)
     return [block_id for block_id in built.blocks
-            if block_id not in taken and (squares := set(built.visible(block_id)))
-            and not squares & standing]
+            if block_id not in taken and (squares := built.visible(block_id))
+            and standing.isdisjoint(squares)]
+
+
+def _on(state: State, seat: int, built: Tower, block_id: str) -> bool:
+    """Whether the seat's figure stands on the block."""
+    return figure_node(state["figures"][str(seat)]) in built.visible(block_id)
 
 
 def placement_moves(placing: Placer, kind: str, block_id: str,

@@ -117,8 +117,8 @@ def _made(offer: Offer | None, to: str, ladders: str) -> str:
 
 def _stones(view: dict[str, Any], moves: list[dict[str, Any]], words: Words,
             offer: Offer) -> dict[str, str]:
-    """The blocks the blocking stone may go on, each laying it (and ending the turn) in one
-    tap, drawn in the colour of the stone of the seat to move."""
+    """The blocks the blocking stone may go on, each laying it in one tap, drawn in the
+    colour of the stone of the seat to move."""
     placed = {b["id"] for b in view.get("blocks") or []}
     spots = [m["block"] for m in moves if m.get("type") == "stone" and m.get("block") in placed]
     if not spots:

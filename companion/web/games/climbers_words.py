@@ -207,8 +207,8 @@ class Words:
                  square=square, ladders=used)
 
     def stone(self, view: dict[str, Any], block_id: str) -> str:
-        """Laying the blocking stone, which ends the turn, on a block."""
-        return _("Place your blocking stone on %(block)s and end your turn",
+        """Laying the blocking stone on a block."""
+        return _("Place your blocking stone on %(block)s",
                  block=self.block(view, block_id))
 
     def destination(self, view: dict[str, Any], move: dict[str, Any],

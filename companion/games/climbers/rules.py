@@ -21,6 +21,7 @@ from companion.games.climbers.data import ALL_COLOURS, BLOCKS, COLOURS, FOUNDATI
 from companion.games.climbers.geometry import (
     LADDER_BITS,
     TABLE,
+    Node,
     Placed,
     Placer,
     Square,
@@ -323,9 +324,8 @@ def check(state: State, seat: int, move: Any) -> Placement | Walk | None:
         built = tower(state)
         if not may_end(state, height_of(state, seat, built), state["start"]["dipped"]):
             raise IllegalMove("cl.figure.higher")
-        stone = own_stone(state, seat)
-        if stone is not None and _on(state, seat, built, stone):
-            raise IllegalMove("cl.stone.free", block=stone)
+        if _on_own_stone(state, seat, built, figure_node(state["figures"][str(seat)])):
+            raise IllegalMove("cl.stone.free", block=own_stone(state, seat))
         return None
     raise IllegalMove("cl.turn.phase")
 
@@ -395,9 +395,8 @@ def check_walk(state: State, seat: int, move: Move) -> Walk:
         raise _malformed("to must be a square of the tower, or \"table\"")
     if target == start:
         raise IllegalMove("cl.figure.reach")
-    stone = own_stone(state, seat)
-    if stone is not None and target in built.visible(stone):
-        raise IllegalMove("cl.stone.free", block=stone)
+    if _on_own_stone(state, seat, built, target):
+        raise IllegalMove("cl.stone.free", block=own_stone(state, seat))
     refusal = everyone.stand_refusal(target)
     if refusal is not None:
         raise IllegalMove(refusal)
@@ -476,8 +475,8 @@ def offered(state: State, seat: int) -> Offered:
         return Offered([{"type": "restart"}])
     last: list[Move] = [{"type": "stone", "block": block_id}
                         for block_id in stone_spots(state, seat, built, ways)]
-    stone = own_stone(state, seat)
-    if ending and (stone is None or not _on(state, seat, built, stone)):
+    if ending and not _on_own_stone(state, seat, built,
+                                    figure_node(state["figures"][str(seat)])):
         last.append({"type": "end"})
     return Offered(walking, lower, last=last)
 
@@ -499,14 +498,13 @@ def walk_ways(state: State, seat: int, built: Tower | None = None) -> list[tuple
     built = built or tower(state)
     walking = walker(state, seat, built)
     start = figure_node(state["figures"][str(seat)])
-    stone = own_stone(state, seat)
     found = []
     for target, ways in walking.reach(start).items():
+        if _on_own_stone(state, seat, built, target):
+            continue  # the stone laid this turn goes there as the turn ends
         for used, dipped in ways:
             if state["step"] == "after" and not may_end(state, walking.height(target), dipped):
                 continue
-            if stone is not None and target in built.visible(stone):
-                continue  # the stone laid this turn goes there as the turn ends
             found.append(({"type": "walk", "to": node_name(target),
                            "ladders": ladder_names(used)}, dipped))
     return sorted(found, key=lambda way: (way[0]["to"] != TABLE, way[0]["to"],
@@ -542,9 +540,11 @@ def free_surfaces(state: State, seat: int, built: Tower) -> list[str]:
             and standing.isdisjoint(squares)]
 
 
-def _on(state: State, seat: int, built: Tower, block_id: str) -> bool:
-    """Whether the seat's figure stands on the block."""
-    return figure_node(state["figures"][str(seat)]) in built.visible(block_id)
+def _on_own_stone(state: State, seat: int, built: Tower, node: Node) -> bool:
+    """Whether ``node`` is on the block the seat laid its stone on this turn (``own_stone``),
+    where neither the last walk nor the turn may end."""
+    stone = own_stone(state, seat)
+    return stone is not None and node in built.visible(stone)
 
 
 def placement_moves(placing: Placer, kind: str, block_id: str,

@@ -321,11 +321,9 @@ def check(state: State, seat: int, move: Any) -> Placement | Walk | None:
         if kind == "stone":
             _check_stone(state, seat, move["block"])
             return None
-        built = tower(state)
-        if not may_end(state, height_of(state, seat, built), state["start"]["dipped"]):
-            raise IllegalMove("cl.figure.higher")
-        if _on_own_stone(state, seat, built, figure_node(state["figures"][str(seat)])):
-            raise IllegalMove("cl.stone.free", block=own_stone(state, seat))
+        refusal = _end_refusal(state, seat, tower(state))
+        if refusal is not None:
+            raise refusal
         return None
     raise IllegalMove("cl.turn.phase")
 
@@ -470,13 +468,12 @@ def offered(state: State, seat: int) -> Offered:
     if state["step"] == "before":
         return Offered(walking, lower, placer(state, built), "block", movable(state, built),
                        [{"type": "pass"}])
-    ending = may_end(state, height_of(state, seat, built), state["start"]["dipped"])
-    if not walking and not ending:
+    ending = _end_refusal(state, seat, built)
+    if not walking and ending is not None and ending.rule == "cl.figure.higher":
         return Offered([{"type": "restart"}])
     last: list[Move] = [{"type": "stone", "block": block_id}
                         for block_id in stone_spots(state, seat, built, ways)]
-    if ending and not _on_own_stone(state, seat, built,
-                                    figure_node(state["figures"][str(seat)])):
+    if ending is None:
         last.append({"type": "end"})
     return Offered(walking, lower, last=last)
 
@@ -538,6 +535,15 @@ def free_surfaces(state: State, seat: int, built: Tower) -> list[str]:
     return [block_id for block_id in built.blocks
             if block_id not in taken and (squares := built.visible(block_id))
             and standing.isdisjoint(squares)]
+
+
+def _end_refusal(state: State, seat: int, built: Tower) -> IllegalMove | None:
+    """Why the seat's turn cannot end where its figure stands now, or None."""
+    if not may_end(state, height_of(state, seat, built), state["start"]["dipped"]):
+        return IllegalMove("cl.figure.higher")
+    if _on_own_stone(state, seat, built, figure_node(state["figures"][str(seat)])):
+        return IllegalMove("cl.stone.free", block=own_stone(state, seat))
+    return None
 
 
 def _on_own_stone(state: State, seat: int, built: Tower, node: Node) -> bool:

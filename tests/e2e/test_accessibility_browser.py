@@ -80,11 +80,37 @@ def answer_focused(page: Page) -> bool:
     return page.evaluate("(sel) => document.activeElement.matches(sel)", ANSWER)
 
 
+#: Counts the page's requests on their way and notes when the last request, swap or push
+#: ended: the page's focus moves 120 ms after the last of them, so a key's answer is read
+#: once the page has been quiet for longer than that.
+WATCH_REQUESTS = """() => {
+  if (window.__quiet) return;
+  const q = window.__quiet = {asking: 0, at: performance.now()};
+  const now = () => { q.at = performance.now(); };
+  document.addEventListener('htmx:before:request', () => { q.asking += 1; now(); });
+  document.addEventListener('htmx:finally:request', () => { q.asking -= 1; now(); });
+  document.addEventListener('htmx:after:swap', now);
+  document.addEventListener('htmx:ws:after:message:incoming', now);
+}"""
+#: Whether the key pressed has been answered: the move made (the turn line's seq moved
+#: on), or, the page quiet, the focus on an answer other than the one pressed (a new
+#: element, or the same one asking something else).
+ANSWERED = """([sel, seq, html]) => {
+  const status = document.getElementById('status');
+  if (status && Number(status.dataset.seq) !== seq) return true;
+  const q = window.__quiet;
+  const el = document.activeElement;
+  return q.asking === 0 && performance.now() - q.at > 300 && el.matches(sel)
+    && (el !== window.__pressed || el.outerHTML.slice(0, 160) !== html);
+}"""
+
+
 def move_by_keyboard(page: Page) -> dict[str, Any]:
     """Tab to the first answer, then Enter on each answer the focus moves to, until the
     move is made. Returns what has the focus then."""
     seq = seq_of(page)
     page.bring_to_front()
+    page.evaluate(WATCH_REQUESTS)
     page.locator("#status").focus()
     for _ in range(80):
         if answer_focused(page):
@@ -96,15 +122,11 @@ def move_by_keyboard(page: Page) -> dict[str, Any]:
         where = focused(page)
         assert not where["covered"], f"focus under the panel: {where['html']}"
         assert not where["clipped"], f"focus past the edge: {where['html']}"
+        page.evaluate("() => { window.__pressed = document.activeElement; }")
         page.keyboard.press("Enter")
-        for _ in range(50):
-            if seq_of(page) != seq or not answer_focused(page) or focused(page) != where:
-                break
-            page.wait_for_timeout(50)
+        page.wait_for_function(ANSWERED, arg=[ANSWER, seq, where["html"]])
         if seq_of(page) != seq:
             break
-        expect(page.locator(":focus")).to_have_count(1)
-        page.wait_for_function("(sel) => document.activeElement.matches(sel)", arg=ANSWER)
     else:
         raise AssertionError("the keyboard never made the move")
     page.wait_for_function("() => document.activeElement !== document.body")

@@ -257,6 +257,45 @@
       `<text x="${r1(sx)}" y="${r1(sy - h * 0.85)}" fill="${ink}" class="cl-pawn-ltr">${esc(f.letter)}</text></g>`;
   }
 
+  // Figures in line from this side, whose heads would cover each other's letters, stand
+  // side by side, centred where they were: every letter shows. ``figures``: [figure, the
+  // spot it stands on] in drawing order; returns [figure, spot, where its pawn stands] (the
+  // spot itself for a pawn left where it is).
+  const APART = 2 * HEAD + 1.5;
+  function sideBySide(figures) {
+    const at = figures.map(([, spot]) => spot);
+    const head = (i) => [at[i][0], at[i][1] - PAWN_H * 0.85];
+    for (let round = 0; round < at.length; round++) {
+      // the groups of pawns whose heads overlap, one through another
+      const group = at.map((_, i) => i);
+      const root = (i) => (group[i] === i ? i : root(group[i]));
+      for (let i = 0; i < at.length; i++) {
+        for (let j = i + 1; j < at.length; j++) {
+          const [ax, ay] = head(i), [bx, by] = head(j);
+          if (Math.hypot(ax - bx, ay - by) < APART - 0.5) group[root(j)] = root(i);
+        }
+      }
+      const groups = new Map();
+      at.forEach((_, i) => groups.set(root(i), [...(groups.get(root(i)) || []), i]));
+      const crowded = [...groups.values()].filter((members) => members.length > 1);
+      if (!crowded.length) break;
+      for (const members of crowded) {
+        members.sort((a, b) => at[a][0] - at[b][0] || a - b);
+        const mid = members.reduce((sum, i) => sum + at[i][0], 0) / members.length;
+        members.forEach((i, k) => { at[i] = [mid + (k - (members.length - 1) / 2) * APART, at[i][1]]; });
+      }
+    }
+    return figures.map(([f, spot], i) => [f, spot, at[i]]);
+  }
+
+  // Where a pawn stood aside (``sideBySide``) really stands: a ring in its colour on that
+  // spot, and a line from the pawn's foot to it.
+  function footMark(f, spot, at) {
+    return `<g class="cl-pawn-foot">` +
+      `<line x1="${r1(at[0])}" y1="${r1(at[1])}" x2="${r1(spot[0])}" y2="${r1(spot[1])}" stroke="#111" stroke-width="1.2"/>` +
+      `<ellipse cx="${r1(spot[0])}" cy="${r1(spot[1])}" rx="${r1(PAWN_W * 0.8)}" ry="${r1(PAWN_W * 0.4)}" fill="${FILL[f.colour]}" stroke="#111" stroke-width="1"/></g>`;
+  }
+
   function ladderSvg(l, cam, frame) {
     if (!l.top) return "";
     const top = [l.top.x + 0.5, l.top.y + 0.5, l.top.z];
@@ -415,7 +454,9 @@
       const standing = tower.figures.filter((f) => f.x !== null);
       standing.sort((a, b) => cam.depth(a.x, a.y, a.z) - cam.depth(b.x, b.y, b.z));
       for (const f of standing) figures.push([f, cam.point(f.x + 0.5, f.y + 0.5, f.z)]);
-      for (const [f, at] of figures) {
+      const placed = sideBySide(figures);
+      for (const [f, spot, at] of placed) if (at !== spot) over.push(footMark(f, spot, at));
+      for (const [f, , at] of placed) {
         const r = pawnBox(at);
         grow(frame, r);
         obstacles.push(r);

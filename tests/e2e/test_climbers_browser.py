@@ -26,6 +26,7 @@ from tests.e2e.phones import (
     start_table,
     tap_through,
 )
+from tests.e2e.playing import play
 from tests.e2e.tower_taps import choose_lit_block, tap_seen
 from tests.web.test_climbers_api import LOWER_OR_LADDER, LOWER_OR_LADDER_SEED
 from tests.web.test_palette import tower_fills
@@ -343,6 +344,59 @@ def test_the_screen_draws_the_state_large_with_the_phones_figure_letters(browser
     assert screen_letters == phone_letters == {"0": "A", "1": "B", "2": "C"}
     on_tower = [s for s, f in view["figures"].items() if f["place"] is not None]
     assert on_tower, "no figure climbed: not a test"
+
+
+#: For each tower drawn on the page: each figure's letter, and whether a tap on its head
+#: hits that figure (no other pawn drawn over it); and the foot marks of the pawns moved
+#: aside. Read once the drawings have stood still for a few frames.
+LETTERS_SHOWN = """async () => {
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  let last = null;
+  for (let k = 0; k < 60; k++) {
+    await frame();
+    const now = [...document.querySelectorAll("svg.cl-3d .cl-pawn circle")]
+      .map((c) => [c.getAttribute("cx"), c.getAttribute("cy")]).join();
+    if (now === last && k > 3) break;
+    last = now;
+  }
+  const views = [];
+  for (const svg of document.querySelectorAll("svg.cl-3d")) {
+    svg.scrollIntoView({block: "center"});
+    await frame();
+    views.push({view: svg.dataset.view, feet: svg.querySelectorAll(".cl-pawn-foot").length,
+                pawns: [...svg.querySelectorAll(".cl-pawn")].map((pawn) => {
+                  const r = pawn.querySelector("circle").getBoundingClientRect();
+                  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                  return {seat: pawn.dataset.seat, shows: Boolean(hit && pawn.contains(hit))};
+                })});
+  }
+  return views;
+}"""
+
+
+def test_figures_in_line_stand_side_by_side_so_every_letter_shows(browser, live_server):
+    """Two figures in line from one side of the tower (one behind the other, higher up) are
+    drawn side by side, each with a mark on the spot it stands on: on the table screen's
+    four views, through a whole game, a tap on each figure's head hits that figure."""
+    table = built_table(live_server, players=2, seed=5)
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    context.add_cookies([{"name": f"host_{table.code}", "value": table.host,
+                          "url": live_server["base"]}])
+    screen = context.new_page()
+    screen.goto(f"{live_server['base']}/t/{table.code}/screen")
+    moved_aside = 0
+    for _ in range(40):
+        if table.view()["outcome"] is not None:
+            break
+        play(table, "climbers", 1)
+        expect(screen.locator(f"#screen-head[data-seq='{table.seq()}']")).to_have_count(1)
+        views = screen.evaluate(LETTERS_SHOWN)
+        assert len(views) == 4 and all(len(v["pawns"]) == 2 for v in views), views
+        for view in views:
+            assert all(pawn["shows"] for pawn in view["pawns"]), (table.seq(), view)
+        moved_aside += sum(view["feet"] for view in views)
+    assert moved_aside, "no two figures ever stood in line: not a test"
+    context.close()
 
 
 def test_a_figure_on_its_own_colour_shows_and_seats_wear_the_figures_colours(browser,

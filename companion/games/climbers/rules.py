@@ -227,6 +227,11 @@ def may_end(state: State, height: int, dipped: bool) -> bool:
     return height >= start and (height > start or not dipped)
 
 
+def may_end_here(state: State, seat: int, built: Tower | None = None) -> bool:
+    """Whether the seat's turn may end at the height its figure stands at now (``may_end``)."""
+    return may_end(state, height_of(state, seat, built), state["start"]["dipped"])
+
+
 def movable_problem(state: State, block_id: str, built: Tower,
                     standing: set[Square] | None = None) -> str | None:
     """Why a block cannot be moved now (a clause), or None. ``standing``: the squares the
@@ -373,8 +378,7 @@ def _check_stone(state: State, seat: int, block_id: str) -> None:
     built = tower(state)
     if block_id in stone_spots(state, seat, built):
         return
-    if block_id in free_surfaces(state, seat, built) and not may_end(
-            state, height_of(state, seat, built), state["start"]["dipped"]):
+    if block_id in free_surfaces(state, seat, built) and not may_end_here(state, seat, built):
         raise IllegalMove("cl.figure.higher")  # the only ways up end on that block
     raise IllegalMove("cl.stone.free", block=block_id)
 
@@ -482,8 +486,7 @@ def stuck(state: State, seat: int, built: Tower | None = None) -> bool:
     """Whether the turn can no longer end: the figure went lower before the block move, and
     no walk left takes it higher than it began. The player puts everything back and starts
     the turn again."""
-    if state["step"] != "after" or may_end(state, height_of(state, seat, built),
-                                           state["start"]["dipped"]):
+    if state["step"] != "after" or may_end_here(state, seat, built):
         return False
     return not walk_ways(state, seat, built)
 
@@ -519,7 +522,7 @@ def stone_spots(state: State, seat: int, built: Tower | None = None,
     built = built or tower(state)
     ends = [figure_node(move["to"]) for move, _ in
             (walk_ways(state, seat, built) if ways is None else ways)]
-    if may_end(state, height_of(state, seat, built), state["start"]["dipped"]):
+    if may_end_here(state, seat, built):
         ends.append(figure_node(state["figures"][str(seat)]))
     return [block_id for block_id in free_surfaces(state, seat, built)
             if any(end not in built.visible(block_id) for end in ends)]
@@ -539,7 +542,7 @@ def free_surfaces(state: State, seat: int, built: Tower) -> list[str]:
 
 def _end_refusal(state: State, seat: int, built: Tower) -> IllegalMove | None:
     """Why the seat's turn cannot end where its figure stands now, or None."""
-    if not may_end(state, height_of(state, seat, built), state["start"]["dipped"]):
+    if not may_end_here(state, seat, built):
         return IllegalMove("cl.figure.higher")
     if _on_own_stone(state, seat, built, figure_node(state["figures"][str(seat)])):
         return IllegalMove("cl.stone.free", block=own_stone(state, seat))

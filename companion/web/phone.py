@@ -31,6 +31,7 @@ from companion.web.responses import (
     table_or_404,
     tables,
 )
+from companion.web.security import own_path
 from companion.web.services import services
 
 bp = Blueprint("phone", __name__)
@@ -173,7 +174,7 @@ def sitting(code: str) -> Response:
         tables().sit(table, seat, request.form.get("screen", ""))
     except TableError as error:
         return refusal_response(error.rule, **error.params)
-    back = request.form.get("next", "")
+    back = own_path(request.form.get("next", ""))
     if back.startswith(f"/t/{table.code}/play/"):  # a page of this phone's own: back to it
         return redirect(back, code=303)
     return live_response(table, seat)
@@ -192,10 +193,7 @@ def undo(code: str) -> Response:
 
 @bp.get("/lang/<lang>")
 def switch_language(lang: str) -> Response:
-    target = request.args.get("next", "/")
-    if not target.startswith("/") or target.startswith("//"):
-        target = "/"
-    response = redirect(target, code=303)
+    response = redirect(own_path(request.args.get("next", "/")), code=303)
     if lang in ("en", "fr"):
         response.set_cookie("lang", lang, max_age=365 * 24 * 3600, samesite="Lax")
     return response

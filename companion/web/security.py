@@ -42,6 +42,17 @@ def origin_allowed() -> bool:
     return parts.scheme in {"http", "https"} and parts.netloc == request.host
 
 
+def own_path(target: str) -> str:
+    """``target`` when it is a path of this site, else the home page: a redirect goes
+    nowhere else. A browser drops tabs and line breaks from a URL and reads ``\\`` as
+    ``/``, so ``/\\evil.example`` or ``/<tab>/evil.example`` is another site, like
+    ``//evil.example``: a target holding a control character or a backslash is refused."""
+    if not target.startswith("/") or target.startswith("//") \
+            or any(char == "\\" or char < " " or char == "\x7f" for char in target):
+        return "/"
+    return target
+
+
 def handshake_complete() -> bool:
     """The headers a websocket handshake (RFC 6455, version 13) cannot do without; without
     them flask-sock's handshake fails before any route runs."""

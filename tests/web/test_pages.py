@@ -154,6 +154,32 @@ def test_language_switch_sets_a_cookie(client):
     assert client.get("/lang/fr?next=//evil.example").headers["Location"] == "/"
 
 
+@pytest.mark.parametrize("target", ["//evil.example", "/%09/evil.example", "/%0a/evil.example",
+                                    "/%5Cevil.example", "%5C%5Cevil.example", "/%00/x",
+                                    "http://evil.example/", "evil.example", "/%7F/evil.example"])
+def test_the_language_switch_sends_nowhere_but_this_site(client, target):
+    """A browser drops a tab or a line break from a URL and reads a backslash as a slash:
+    ``/<tab>/evil.example`` is ``//evil.example``, another site."""
+    response = client.get(f"/lang/fr?next={target}")
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/"
+    assert response.headers["Set-Cookie"].startswith("lang=fr")
+
+
+def test_a_phone_saying_where_the_screen_is_goes_back_only_to_a_page_of_its_own(client):
+    table = ApiTable(client, players=2).join_all()
+    client.set_cookie(f"seat_{table.code}", table.tokens[0])
+    back = f"/t/{table.code}/play/x\r\nSet-Cookie: a=b"  # a header of its own, once a 500
+    sent = client.post(f"/t/{table.code}/sitting", data={"screen": "left", "next": back})
+    assert sent.status_code == 200 and "Location" not in sent.headers
+    assert services(client.application).tables.get(table.code).sitting == {0: "left"}
+
+
+def test_the_language_switch_goes_back_to_the_page_it_was_asked_from(client):
+    response = client.get("/lang/en?next=%2Ft%2FACDE%2Fplay%3Fpick%3D%7B%7D")
+    assert response.headers["Location"] == "/t/ACDE/play?pick=%7B%7D"
+
+
 def test_headers_forbid_inline_script(client):
     response = client.get("/")
     csp = response.headers["Content-Security-Policy"]

@@ -9,7 +9,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from companion.tables import Table, TableError
 from companion.web import jsonread
 from companion.web.games.spec import spec_of
-from companion.web.jsonread import TooDeep
+from companion.web.jsonread import Unreadable
 from companion.web.render import join_url
 from companion.web.responses import (
     refusal_body,
@@ -35,7 +35,7 @@ def json_body(optional: bool = False) -> dict[str, Any]:
         return {}
     try:
         body = jsonread.loads(raw) if request.is_json else None
-    except TooDeep as error:
+    except Unreadable as error:
         raise TableError("table.bad-request", detail=str(error)) from None
     except ValueError:
         body = None

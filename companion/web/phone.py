@@ -20,7 +20,7 @@ from companion.i18n import current_lang
 from companion.tables import Table, TableError
 from companion.web import jsonread, unshown
 from companion.web.cookies import seat_token
-from companion.web.jsonread import TooDeep
+from companion.web.jsonread import Unreadable
 from companion.web.picker import parse_chosen
 from companion.web.regions import mark_shown, page_memory, regions
 from companion.web.render import viewer_context
@@ -49,8 +49,8 @@ def play(code: str) -> Response | str:
         return redirect(url_for("join.form", code=table.code), code=303)
     try:
         chosen = parse_chosen(request.args.get("pick"))
-    except TooDeep as too_deep:
-        return refusal_response("table.bad-request", detail=str(too_deep))
+    except Unreadable as unreadable:
+        return refusal_response("table.bad-request", detail=str(unreadable))
     except ValueError:
         chosen = {}  # a pick that no longer reads: the picker starts over
     memo = services().caches.memo
@@ -71,8 +71,8 @@ def pick(code: str) -> Response | str:
         if key:  # a multi-choice (cards to discard): the ticked items, each a JSON value
             chosen[key[:40]] = [jsonread.loads(item)
                                 for item in request.args.getlist("item")[:40]]
-    except TooDeep as too_deep:
-        return refusal_response("table.bad-request", detail=str(too_deep))
+    except Unreadable as unreadable:
+        return refusal_response("table.bad-request", detail=str(unreadable))
     except ValueError:
         return refusal_response("table.bad-request", detail="pick")
     context = viewer_context(table, seat, chosen=chosen)
@@ -124,8 +124,8 @@ def seated_json(code: str, raw: str | None) -> tuple[Table, int, object]:
     table, seat = seated(code)
     try:
         return table, seat, jsonread.loads(raw or "")
-    except TooDeep as too_deep:
-        abort(refusal_response("table.bad-request", detail=str(too_deep)))
+    except Unreadable as unreadable:
+        abort(refusal_response("table.bad-request", detail=str(unreadable)))
     except ValueError:
         abort(refusal_response("table.bad-move"))
 
@@ -152,8 +152,8 @@ def explain(code: str) -> Response | str:
     table, seat = seated(code)
     try:
         chosen = parse_chosen(request.args.get("pick"))
-    except TooDeep as too_deep:
-        return refusal_response("table.bad-request", detail=str(too_deep))
+    except Unreadable as unreadable:
+        return refusal_response("table.bad-request", detail=str(unreadable))
     except ValueError:
         return refusal_response("table.bad-request", detail="pick")
     error = tables().explain(table, seat, chosen)

@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import strategies as st
 
 from companion.tables import Table
 from companion.web.clauses import clause_text
@@ -23,6 +24,10 @@ from tests.conftest import GAME_IDS, ApiTable, bearer
 GAMES = GAME_IDS
 PLAYERS = 3
 EVIL = "http://evil.example"
+#: Text ending in halves of surrogate pairs, which JSON writes as ``"\\ud800"``:
+#: ``st.text`` draws none, and a lone one once reached SQLite (a 500).
+LONE_SURROGATES = st.builds(str.__add__, st.text(max_size=8),
+                            st.text(st.characters(categories=["Cs"]), min_size=1, max_size=2))
 
 
 class Seated:

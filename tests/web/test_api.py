@@ -142,6 +142,36 @@ def test_a_seat_cannot_be_taken_twice(client):
     assert response.get_json()["error"]["rule"] == "table.seat-taken"
 
 
+def assert_lone_surrogate_refused(response) -> None:
+    assert response.status_code == 400
+    error = response.get_json()["error"]
+    assert error["rule"] == "table.bad-request" and "lone surrogate" in error["message"]
+
+
+@pytest.mark.parametrize("body", [{"name": "\ud800", "seat": 0}, {"name": "Ana\udfff"},
+                                  {"name": "Ana", "seat": 0, "\udc00": 1}])
+def test_a_join_with_a_lone_surrogate_is_refused_and_seats_nobody(client, body):
+    """JSON may write half of a surrogate pair ("\\ud800"), which no encoding writes: SQLite
+    refused to store it in a 500."""
+    table = ApiTable(client, players=2)
+    assert_lone_surrogate_refused(client.post(f"/api/tables/{table.code}/seats",
+                                              data=json.dumps(body),
+                                              content_type="application/json"))
+    joined = client.post(f"/api/tables/{table.code}/seats", json={"name": "Ana"})
+    assert joined.get_json()["seat"] == 0  # the first seat is still free
+
+
+def test_a_move_with_a_lone_surrogate_is_refused_and_changes_nothing(client):
+    table = ApiTable(client, players=2).join_all()
+    table.start(first_seat=0)
+    body = {"move": table.moves(0)[0], "seq": 0, "client_move_id": "m\ud800"}
+    assert_lone_surrogate_refused(client.post(
+        f"/api/tables/{table.code}/moves", data=json.dumps(body),
+        content_type="application/json", headers=bearer(table.tokens[0])))
+    assert table.seq() == 0
+    assert client.get(f"/api/tables/{table.code}/log").get_json()["entries"] == []
+
+
 def test_the_table_view_holds_no_hand(client):
     table = ApiTable(client, players=4).join_all()
     table.start()

@@ -8,10 +8,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import ApiTable, bearer
+from tests.web.hostile_kit import LONE_SURROGATES
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
-    | st.text(max_size=20),
+    | st.text(max_size=20) | LONE_SURROGATES,
     lambda children: st.lists(children, max_size=4)
     | st.dictionaries(st.sampled_from(["type", "card", "piece", "give", "take", "steps",
                                        "count", "cards", "move", "seq", "client_move_id",

@@ -20,7 +20,14 @@ from werkzeug.routing import Rule
 from werkzeug.serving import make_server
 
 from tests.conftest import make_app
-from tests.web.hostile_kit import EVIL, GAMES, Seated, random_move, snapshot
+from tests.web.hostile_kit import (
+    EVIL,
+    GAMES,
+    LONE_SURROGATES,
+    Seated,
+    random_move,
+    snapshot,
+)
 
 
 def _rules() -> list[Rule]:
@@ -37,7 +44,7 @@ KEYS = ["move", "seq", "client_move_id", "pick", "key", "item", "next", "table",
         "cards", "level", "lane", "target", "row", "to", "column", "piece", "opt_heaven",
         "opt_deal", "opt_levels"]
 SCALARS = (st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.integers(-3, 120)
-           | st.floats(allow_nan=True) | st.text(max_size=24))
+           | st.floats(allow_nan=True) | st.text(max_size=24) | LONE_SURROGATES)
 JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
                     | st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=6), inner,
                                       max_size=5), max_leaves=10)
@@ -169,8 +176,9 @@ def test_any_request_on_any_route(world, rule, data):
         keys = data.draw(st.lists(st.sampled_from(KEYS) | st.text(max_size=6), max_size=5))
         kwargs["data"] = {key: field_value(data, seated, legal) for key in keys}
     elif body == "json":
+        move_id = data.draw(st.just("fz") | LONE_SURROGATES, label="client_move_id")
         kwargs["data"] = json.dumps(data.draw(JSON | st.sampled_from(legal or [{}]).map(
-            lambda m: {"move": m, "seq": seated.table.seq, "client_move_id": "fz"})),
+            lambda m: {"move": m, "seq": seated.table.seq, "client_move_id": move_id})),
             allow_nan=True)
         kwargs["content_type"] = data.draw(st.sampled_from(
             ["application/json", "text/plain", "application/json; charset=latin-1"]))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion.games.base import Game, IllegalMove, Move, Outcome, State, has_values
+from companion.names import shows, tidied
 from companion.store import RETIRED_MARK, LogRow, MatchRow, Store, TableRow, now
 
 #: Letters that can't be misread for one another when read off a screen across a room.
@@ -833,9 +834,10 @@ class Tables:
 
 
 def player_name(raw: str) -> str:
-    """A player's name with its spaces tidied; refused when empty or too long."""
-    name = " ".join(raw.split())
-    if not name or len(name) > NAME_MAX:
+    """A player's name as the pages show it (``names.tidied``); refused when nothing of it
+    shows or it is too long."""
+    name = tidied(raw)
+    if not shows(name) or len(name) > NAME_MAX:
         raise TableError("table.name", max=NAME_MAX)
     return name
 

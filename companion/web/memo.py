@@ -214,9 +214,10 @@ class Drawn:
                                                           compare=False)
 
 
-#: Where a fragment's HTML goes in its region's drawing: private-use characters that no
-#: template writes.
-_SPLICE = "\ue000{}\ue001"
+#: Where a fragment's HTML goes in its region's drawing: a comment that no template writes
+#: and no text a template is given can hold (autoescaping turns every ``<`` of a name or a
+#: word into ``&lt;``), so the splice finds its mark and nothing else.
+_SPLICE = "<!--fragment {}-->"
 
 
 class ViewDigests:

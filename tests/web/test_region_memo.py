@@ -7,18 +7,21 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 from collections import Counter
+from html.parser import HTMLParser
 
 import pytest
 from flask import render_template_string
 from flask_babel import force_locale
 from jinja2 import ChoiceLoader, DictLoader
+from markupsafe import escape
 
 from companion.live import Connection
 from companion.web.memo import Call, Inputs, RegionMemo, Watched, reading
 from companion.web.regions import regions, render_for
 from companion.web.services import services
-from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, bearer
+from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, bearer, make_app
 
 BY_GAME = {spec.id: spec for spec in GAMES_UNDER_TEST}
 
@@ -118,6 +121,93 @@ def test_a_region_whose_fragment_changed_is_put_together_again_not_drawn_again(a
     assert own("Bob", 2) == '<div id="own">Bob<p>2</p></div>'
     assert own("Ann", 2) == '<div id="own">Ann<p>2</p></div>'
     assert drawn == ["Ann", "Bob"]  # the map changed; Ann's own things were drawn once
+
+
+#: A name holding the private-use marks a region's drawing once kept where each fragment
+#: went (U+E000, the fragment's number, U+E001), and one holding today's mark as typed.
+MARKS = "Ana \ue0000\ue001\ue0001\ue001"
+
+
+@pytest.mark.parametrize("name", [MARKS, "<!--fragment 0-->"])
+def test_a_name_that_looks_like_a_splice_mark_stays_where_it_was_drawn(app, name):
+    app.jinja_env.loader = ChoiceLoader([DictLoader({
+        "t/own.html": '<div id="own"><b title="{{ name }}">{{ name }}</b>'
+                      '{{ fragment("t/shared.html") }}{{ fragment("t/more.html") }}</div>',
+        "t/shared.html": "<p>{{ name }}</p>",
+        "t/more.html": "<i>{{ view.height }}</i>",
+    }), app.jinja_env.loader])
+    with app.test_request_context():
+        html = RegionMemo().draw("T", "en", "own", "t/own.html",
+                                 Inputs({"name": name, "view": {"height": 3}})).html
+    shown = str(escape(name))
+    assert html == f'<div id="own"><b title="{shown}">{shown}</b><p>{shown}</p><i>3</i></div>'
+
+
+class BoardReader(HTMLParser):
+    """What a page says of its boards: each element's ``aria-label`` by its class, the
+    names over Heuchel & Meuchel's columns, and any attribute that holds markup."""
+
+    def __init__(self, page: str) -> None:
+        super().__init__()
+        self.labels: dict[str, str] = {}
+        self.owners: list[str] = []
+        self.markup_in_attributes: list[str] = []
+        self._owner = False
+        self.feed(page)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        self.markup_in_attributes += [value for value in found.values() if "<" in (value or "")]
+        if found.get("aria-label"):
+            self.labels.setdefault(found.get("class") or "", found["aria-label"] or "")
+        self._owner = tag == "text" and found.get("class") == "owner"
+
+    def handle_endtag(self, tag: str) -> None:
+        self._owner = False
+
+    def handle_data(self, data: str) -> None:
+        if self._owner:
+            self.owners.append(data)
+
+
+def assert_board_shows(page: str, game: str, name: str) -> None:
+    """``page``'s board and panel are whole, and the board names ``name`` where it should."""
+    board = BoardReader(page)
+    assert board.markup_in_attributes == []
+    # Every private-use mark of the page is inside a whole copy of the name.
+    assert "\ue000" not in page.replace(name, "") and "\ue001" not in page.replace(name, "")
+    if game == "skyrunner":
+        assert board.labels["sr-wall"].startswith(f"The building: {name}’s climber, red (R)")
+        assert page.count('id="sr-offer"') == 1
+    else:
+        assert board.owners == [name]
+
+
+@pytest.mark.parametrize("game", ["skyrunner", "heuchel-meuchel"])
+@pytest.mark.parametrize("arrives", ["joining", "stored before names were cleaned"])
+def test_a_name_holding_splice_marks_draws_a_whole_board(app, game, arrives):
+    """A guest named with the marks a region's drawing once kept where its fragments went
+    broke the board of the screen and every phone: the offer panel spliced into the board's
+    ``aria-label``. The name is cleaned at the door, and a name stored before that (in a
+    table a restart reads back) is drawn as it is, the marks no longer made of such."""
+    joining = arrives == "joining"
+    table = ApiTable(app.test_client(), game=game, players=3, seed=3).join_all(
+        (MARKS if joining else "Ana", "Ben", "Chloé"))
+    table.start()
+    rng = random.Random(1)
+    while game == "heuchel-meuchel" and table.view()["view"]["columns"].get("0") is None:
+        table.play_at_random(1, rng)  # until the first player's name is over a column
+    if not joining:
+        with sqlite3.connect(app.config["DATABASE"]) as db:
+            db.execute("UPDATE seats SET name = ? WHERE code = ? AND seat = 0",
+                       (MARKS, table.code))
+        app = make_app(dict(app.config))  # the server started again on that database
+    phone = app.test_client()
+    phone.set_cookie(f"seat_{table.code}", table.tokens[1])
+    for page in (app.test_client().get(f"/t/{table.code}/screen"),
+                 phone.get(f"/t/{table.code}/play")):
+        assert page.status_code == 200
+        assert_board_shows(page.get_data(as_text=True), game, "Ana 01" if joining else MARKS)
 
 
 def test_a_region_that_reads_the_request_is_drawn_again_for_each_request(app):

@@ -22,6 +22,8 @@ from companion.store import RETIRED_MARK, LogRow, MatchRow, Store, TableRow, now
 #: Letters that can't be misread for one another when read off a screen across a room.
 CODE_ALPHABET = "ACDEFHJKMNPRTWXY"
 CODE_LENGTH = 4
+#: How much of a code typed on the home page is read (and shown back with its refusal).
+CODE_TYPED_MAX = 12
 NAME_MAX = 24
 CLIENT_MOVE_ID_MAX = 64
 #: Random codes tried for a new table before it is refused (``table.no-free-code``): with
@@ -92,6 +94,12 @@ HOST_KEY_LENGTH = 16
 
 def new_host_key() -> str:
     return "".join(secrets.choice(HOST_KEY_ALPHABET) for _ in range(HOST_KEY_LENGTH))
+
+
+def typed_code(typed: str) -> str:
+    """A table code as typed on the home page: its first ``CODE_TYPED_MAX`` characters,
+    any case, spaces anywhere."""
+    return "".join(typed[:CODE_TYPED_MAX].split()).upper()
 
 
 def typed_host_key(typed: str) -> str:

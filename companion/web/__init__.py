@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from flask import Flask
-from flask_sock import Sock
 from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, PrefixLoader
 
 from companion.paths import TEMPLATES
@@ -33,11 +32,10 @@ def init_app(app: Flask) -> None:
     app.jinja_loader = template_loader(app)
     security.init_app(app)
     ratelimit.init_app(app)
-    for module in (home, join, waiting, phone, screen, host_links, extras, rules, api):
+    for module in (home, join, waiting, phone, screen, host_links, extras, rules, api,
+                   sockets):
         app.register_blueprint(module.bp)
     assets.init_app(app)
-    sock = Sock(app)
-    sockets.register(sock)
     install_template_globals(app)
     regions.install(app)
     pieces.install(app)

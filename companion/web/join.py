@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from companion.tables import TableError
+from companion.tables import CODE_TYPED_MAX, TableError, typed_code
 from companion.web import waiting
 from companion.web.cookies import seat_cookie, seat_token, set_secret_cookie
 from companion.web.home import home_page
@@ -18,8 +18,8 @@ bp = Blueprint("join", __name__)
 @bp.get("/join")
 def by_code() -> Response | tuple[str, int]:
     """A code typed on the home page: its table's join page, or the field again with why."""
-    typed = request.args.get("code", "")[:12]
-    code = "".join(typed.split()).upper()
+    typed = request.args.get("code", "")[:CODE_TYPED_MAX]
+    code = typed_code(typed)
     table = tables().get(code) if code else None
     if table is not None:
         return redirect(url_for("join.form", code=table.code), code=303)

@@ -5,11 +5,13 @@ has checked against the table the request names, else the client's address (a ma
 token is no one, so it shares its address's bucket). Three buckets:
 
 - every unsafe request and every look-up of a table by its code (``/join?code=``,
-  ``/j/<code>``, ``/t/<code>/…``, ``/api/tables/<code>/…``) takes a token of the general
-  bucket (``RATE_BURST`` at once, ``RATE_PER_SECOND`` sustained);
+  ``/j/<code>``, ``/t/<code>/…`` with its socket, ``/api/tables/<code>/…``, a rules page's
+  ``?table=``) takes a token of the general bucket (``RATE_BURST`` at once,
+  ``RATE_PER_SECOND`` sustained);
 - a look-up by an address with no checked token that finds no table takes a token of the
-  address's misses bucket (``MISS_BURST``, ``MISS_PER_SECOND``); while it is empty, that
-  address looks up no code at all, so the codes cannot be guessed one after another;
+  address's misses bucket (``MISS_BURST``, ``MISS_PER_SECOND``) before any route runs,
+  whatever the route answers; while it is empty, that address looks up no code at all, so
+  the codes cannot be guessed one after another, by one route or by all of them;
 - creating a table takes a token of the address's tables bucket (``TABLES_BURST``,
   ``TABLES_PER_SECOND``), so one guest cannot use up the codes; the laptop the companion
   runs on (a loopback address) is the host of the night and is not counted.
@@ -27,8 +29,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, request
 
+from companion.tables import Table, typed_code
 from companion.web.cookies import host_token, seat_token
 from companion.web.responses import refusal_response, tables
 from companion.web.services import services
@@ -44,6 +47,8 @@ TABLES_PER_SECOND = 1 / 120
 MAX_BUCKETS = 10_000
 #: The endpoints that create a table.
 CREATING = frozenset({"home.create", "api.create"})
+#: The pages that name the table they were opened from in their query (``?table=``).
+TABLE_IN_QUERY = frozenset({"rules.show", "rules.clause"})
 
 
 class RateLimiter:
@@ -94,21 +99,21 @@ def loopback() -> bool:
 
 
 def looked_up_code() -> str | None:
-    """The table code this request looks up, if it names one."""
+    """The table code this request looks up, if it names one: in its path (its socket's
+    too), in the home page's ``?code=`` as the join page reads it, or in a ``?table=``."""
     code = (request.view_args or {}).get("code")
     if isinstance(code, str):
         return code
     if request.endpoint == "join.by_code":
-        return request.args.get("code", "")
+        return typed_code(request.args.get("code", ""))
+    if request.endpoint in TABLE_IN_QUERY:
+        return request.args.get("table")
     return None
 
 
-def checked_key(code: str | None) -> str | None:
-    """The seat or host of table ``code`` whose token this request carries, checked
-    against the table; None for no token, a wrong one or no such table."""
-    if not code:
-        return None
-    table = tables().get(code)
+def checked_key(table: Table | None) -> str | None:
+    """The seat or host of ``table`` whose token this request carries, checked against
+    the table; None for no token, a wrong one or no table."""
     if table is None:
         return None
     header = request.headers.get("Authorization", "")
@@ -123,11 +128,6 @@ def checked_key(code: str | None) -> str | None:
         if seat is not None:
             return f"seat:{table.code}:{seat}"
     return None
-
-
-def request_key() -> str:
-    """Whose request this is: a seat or host the server has checked, or its address."""
-    return checked_key(looked_up_code()) or address_key()
 
 
 def too_fast(wait: float, rule: str = "table.too-fast") -> Response:
@@ -165,13 +165,15 @@ def init_app(app: Flask) -> None:
         unsafe = request.method not in {"GET", "HEAD", "OPTIONS"}
         if not unsafe and code is None:
             return None
-        key = checked_key(code) or address_key()
+        table = tables().get(code) if code is not None else None
+        key = checked_key(table) or address_key()
         wait = services().limits.requests.wait(key)
         if wait:
             return too_fast(wait)
         if code is not None and key.startswith("addr:"):
-            g.anonymous_lookup = True
-            wait = services().limits.misses.peek(key)
+            misses = services().limits.misses
+            # a miss is spent here, before any route runs: every route costs the same
+            wait = misses.peek(key) if table is not None else misses.wait(key)
             if wait:
                 return too_fast(wait)
         if request.endpoint in CREATING and not loopback():
@@ -179,9 +181,3 @@ def init_app(app: Flask) -> None:
             if wait:
                 return too_fast(wait, "table.too-many-tables")
         return None
-
-    @app.after_request
-    def count_misses(response: Response) -> Response:
-        if g.get("anonymous_lookup") and response.status_code == 404:
-            services().limits.misses.wait(address_key())
-        return response

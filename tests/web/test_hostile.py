@@ -203,7 +203,7 @@ def test_any_request_on_any_route(world, rule, data):
 
 def test_every_route_was_fuzzed():
     endpoints = {rule.endpoint for rule in RULES}
-    assert {"phone.move", "phone.pick", "api.submit", "screen.free", "table_socket",
+    assert {"phone.move", "phone.pick", "api.submit", "screen.free", "sockets.table_socket",
             "static"} <= endpoints
     assert len(RULES) >= 25
 
@@ -291,13 +291,14 @@ def test_any_message_up_any_socket(live, game, who, messages):
     again.close()
 
 
-def test_a_socket_to_an_unknown_table_is_closed(live):
+def test_a_socket_to_an_unknown_table_is_refused_before_the_upgrade(live):
     _, address, _ = live
     for code in ("ACDE", "zzzz", "A" * 100, "%00"):
-        ws = websocket.create_connection(f"ws://{address}/t/{code}/ws", timeout=3,
-                                         origin=f"http://{address}")
-        assert closed(ws)
-        ws.close()
+        with pytest.raises(websocket.WebSocketBadStatusException) as refused:
+            websocket.create_connection(f"ws://{address}/t/{code}/ws", timeout=3,
+                                        origin=f"http://{address}")
+        assert refused.value.status_code == 404  # a miss, counted as any other look-up
+        assert b"Traceback" not in (refused.value.resp_body or b"")
 
 
 def raw_upgrade(address: str, path: str, headers: dict[str, str]) -> tuple[int, bytes]:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import pytest
+from flask import url_for
 
 from companion.web.ratelimit import RateLimiter
+from companion.web.services import services
 from tests.conftest import ApiTable, bearer, make_app
 
 
@@ -115,3 +119,70 @@ def test_one_address_creates_only_so_many_tables(tmp_path):
     assert client.post("/api/tables", json=body,
                        environ_base={"REMOTE_ADDR": "192.168.1.67"}).status_code == 201
     assert all(client.post("/api/tables", json=body).status_code == 201 for _ in range(5))
+
+
+#: A websocket handshake's headers (RFC 6455), as a browser sends them.
+UPGRADE = {"Upgrade": "websocket", "Connection": "Upgrade",
+           "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13"}
+
+
+def code_lookups(app, code: str) -> list[tuple[str, str, dict[str, str]]]:
+    """Every way to name a table by its code, as (method, path, headers): each method of
+    each route taking a code (its socket with a handshake), the join form's ``?code=`` and
+    the rules pages' ``?table=``."""
+    spec = services(app).games["seventh-heaven"]
+    ways = []
+    with app.test_request_context():
+        for rule in app.url_map.iter_rules():
+            if "code" not in rule.arguments:
+                continue
+            path = url_for(rule.endpoint, code=code,
+                           **{name: "x" for name in rule.arguments - {"code"}})
+            ways += [(method, urlsplit(path).path, UPGRADE if rule.websocket else {})
+                     for method in sorted(rule.methods - {"HEAD", "OPTIONS"})]
+        ways += [("GET", url_for("join.by_code", code=code), {}),
+                 ("GET", url_for("rules.show", game_id=spec.id, table=code), {}),
+                 ("GET", url_for("rules.clause", game_id=spec.id, rule=next(iter(spec.clauses)),
+                                 table=code), {})]
+    return ways
+
+
+def guessing(tmp_path):
+    """An app whose misses bucket holds one, and a table on it."""
+    app = limited(tmp_path, RATE_BURST=1e9, MISS_BURST=1, MISS_PER_SECOND=0.001)
+    return app, ApiTable(app.test_client(), players=2).join_all()
+
+
+def finds_no_table(response, code: str) -> bool:
+    """A rules page that found no table still shows the rules, with no way to the table."""
+    if response.request.path.startswith("/rules/"):
+        return response.status_code == 200 and f"/t/{code}/" not in response.get_data(True)
+    return response.status_code == 404
+
+
+def test_an_unknown_code_costs_one_miss_by_every_route(tmp_path):
+    app, table = guessing(tmp_path)
+    client = app.test_client()
+    ways = code_lookups(app, "ACDE" if table.code != "ACDE" else "ACDF")
+    assert len(ways) >= 35 and {urlsplit(path).path for _, path, _ in ways} >= {
+        "/t/ACDE/ws", "/join", "/rules/seventh-heaven", "/j/ACDE", "/api/tables/ACDE/view"}
+    for n, (method, path, headers) in enumerate(ways):
+        guest = {"REMOTE_ADDR": f"192.168.2.{n + 1}"}
+        miss = client.open(path, method=method, headers=headers, environ_base=guest)
+        assert finds_no_table(miss, "ACDE"), (method, path, miss.status_code)
+        after = client.get(f"/j/{table.code}", environ_base=guest)
+        assert after.status_code == 429, (method, path)  # the one miss spent the bucket
+
+
+def test_with_its_misses_spent_a_guest_finds_no_table_by_any_route(tmp_path):
+    app, table = guessing(tmp_path)
+    client = app.test_client()
+    assert client.get("/join?code=ACDE", environ_base=GUEST).status_code == 404
+    for method, path, headers in code_lookups(app, table.code):
+        response = client.open(path, method=method, headers=headers, environ_base=GUEST)
+        assert response.status_code == 429, (method, path, response.status_code)
+    # the rules page still opens without naming a table; another address finds it
+    assert client.get("/rules/seventh-heaven", environ_base=GUEST).status_code == 200
+    found = client.get(f"/rules/seventh-heaven?table={table.code}",
+                       environ_base={"REMOTE_ADDR": "192.168.1.67"})
+    assert f"/t/{table.code}/play" in found.get_data(as_text=True)

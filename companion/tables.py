@@ -83,7 +83,10 @@ def new_token() -> str:
 
 
 #: Newcomers a table keeps waiting for a freed seat at most: the host turns some away first.
+#: Each asker (an address) holds one place in the line: asking again replaces its request.
 REQUESTS_MAX = 8
+#: Digits of the code a waiting phone shows, for its owner to say to the host.
+SPOKEN_CODE_DIGITS = 3
 #: Host links a table keeps at most (a TV, the host's phone, a spare): revoke one first.
 HOST_LINKS_MAX = 6
 #: A host link's key: 16 letters and digits that cannot be mistaken for one another when
@@ -94,6 +97,14 @@ HOST_KEY_LENGTH = 16
 
 def new_host_key() -> str:
     return "".join(secrets.choice(HOST_KEY_ALPHABET) for _ in range(HOST_KEY_LENGTH))
+
+
+def new_spoken_code(taken: set[str]) -> str:
+    """A few random digits, none of the ``taken`` codes: easy to say aloud and to hear."""
+    while True:
+        code = "".join(secrets.choice("0123456789") for _ in range(SPOKEN_CODE_DIGITS))
+        if code not in taken:
+            return code
 
 
 def typed_code(typed: str) -> str:
@@ -111,13 +122,20 @@ def typed_host_key(typed: str) -> str:
 @dataclass(frozen=True)
 class SeatRequest:
     """Someone asking for a seat freed during a game: the seat holds a hand, so only the
-    host lets them in. Their token becomes the seat's when the host does."""
+    host lets them in. Their token becomes the seat's when the host does.
+
+    Anyone can type the freed player's name, so the request carries a code drawn by the
+    companion (``spoken_code``, unique among the table's requests): the waiting phone shows
+    it, the host's screen shows it beside the name, and the host asks the person at the
+    table to say it. ``asker`` is who asked, as the web layer knows them (an address)."""
 
     id: str
     seat: int
     name: str
     token_hash: str
     at: float
+    spoken_code: str
+    asker: str
 
 
 #: Where the table screen can be, seen from a seat: in front across the table, on the
@@ -573,9 +591,11 @@ class Tables:
         self._changed(table)
         return seat, token
 
-    def ask_seat(self, table: Table, name: str, seat: int) -> str:
+    def ask_seat(self, table: Table, name: str, seat: int, asker: str) -> str:
         """Ask the host for ``seat``, freed during the game; returns the newcomer's token,
-        which becomes the seat's when the host lets them in (``admit``)."""
+        which becomes the seat's when the host lets them in (``admit``). An ``asker``
+        asking again replaces its own request (a phone tapping twice, or changing its
+        name), so one asker never fills the line."""
         name = player_name(name)
         with table.lock:
             self._open(table)
@@ -583,11 +603,15 @@ class Tables:
                 raise TableError("table.no-such-seat", seat=seat)
             if seat in table.seats:
                 raise TableError("table.seat-taken", seat=seat)
-            if len(table.requests) >= REQUESTS_MAX:
+            others = {key: other for key, other in table.requests.items()
+                      if other.asker != asker}
+            if len(others) >= REQUESTS_MAX:
                 raise TableError("table.too-many-requests")
             token = new_token()
-            request = SeatRequest(secrets.token_hex(4), seat, name, hash_token(token), now())
-            table.requests[request.id] = request
+            spoken = new_spoken_code({other.spoken_code for other in others.values()})
+            request = SeatRequest(secrets.token_hex(4), seat, name, hash_token(token), now(),
+                                  spoken, asker)
+            table.requests = {**others, request.id: request}
         self._changed(table)
         return token
 

@@ -156,7 +156,8 @@ def screen_context(table: Table, is_host: bool) -> dict[str, Any]:
     url = join_url(table.code)
     context.update(join_url=url,
                    requests=[{"id": r.id, "seat": r.seat, "name": r.name,
-                              "was": table.freed_from(r.seat)}
+                              "was": table.freed_from(r.seat),
+                              "spoken_code": r.spoken_code}
                              for r in table.requests.values()] if is_host else [],
                    night=services().tables.finished_tonight(
                        current_app.config["NIGHT_HOURS"]),

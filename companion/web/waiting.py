@@ -1,6 +1,11 @@
 """A freed seat taken back: during a game a free seat holds a hand, so whoever asks for it
 waits on a page of its own until the host lets them in (or turns them away) on the host's
-screen. The page asks again every few seconds; once let in, the phone goes to its seat."""
+screen. The page asks again every few seconds; once let in, the phone goes to its seat.
+
+The page shows the request's spoken code large, and the host's view of the table screen
+shows it beside the name: the host asks the person at the table for it, since anyone on
+the wifi can type the freed player's name. The public screen shows no request at all. One
+address holds one place in the line: asking again replaces its request."""
 
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from companion.web.cookies import (
     wait_cookie,
     wait_token,
 )
+from companion.web.ratelimit import address_key
 from companion.web.render import game_name
 from companion.web.responses import refusal_response, table_or_404, tables
 from companion.web.screen import is_host
@@ -26,7 +32,7 @@ POLL_SECONDS = 2
 
 def ask(table: Table, name: str, seat: int) -> Response:
     """Ask the host for ``seat`` (a freed seat of a game under way) and go and wait."""
-    token = tables().ask_seat(table, name, seat)
+    token = tables().ask_seat(table, name, seat, asker=address_key())
     response = redirect(url_for("waiting.wait", code=table.code), code=303)
     set_secret_cookie(response, wait_cookie(table.code), token)
     return response

@@ -1,6 +1,6 @@
 """A freed seat taken back, in Chromium: the newcomer waits on a page that updates by
-itself; the host sees who asks on the table screen, without reloading, and lets them in;
-the newcomer's phone goes to the seat and its cards."""
+itself and shows a code; the host sees who asks on the table screen, with that code,
+without reloading, and lets them in; the newcomer's phone goes to the seat and its cards."""
 
 from __future__ import annotations
 
@@ -38,12 +38,15 @@ def test_a_newcomer_waits_until_the_host_lets_them_into_a_freed_seat(browser, li
     newcomer.get_by_role("button", name="Join the table").click()
     expect(newcomer).to_have_url(re.compile(rf"/t/{table.code}/wait$"))
     expect(newcomer.locator("#waiting")).to_contain_text("Ben, you asked for seat 2")
+    said = newcomer.locator("#waiting .spoken-code").inner_text()
+    assert re.fullmatch(r"\d \d \d", said)
 
     # The table screen shows the request by itself (a push), and only there is it answered.
     request = screen.locator("#requests")
     expect(request).to_contain_text("Ben asks for Ben’s seat and its cards.", timeout=10_000)
     assert 1 not in services(app).tables.get(table.code).seats
-    request.get_by_role("button", name="Let Ben in").click()
+    expect(request.locator(".spoken-code")).to_have_text(said)
+    request.get_by_role("button", name=f"Let Ben in ({said})").click()
 
     # The waiting page goes to the seat by itself: the hand is Ben's.
     expect(newcomer).to_have_url(re.compile(rf"/t/{table.code}/play$"), timeout=10_000)

@@ -3,6 +3,7 @@ them in on the host's screen; nobody else, the API included, takes it meanwhile.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from tests.conftest import bearer
@@ -16,8 +17,13 @@ def freed(app) -> Seated:
     return seated
 
 
-def ask(seated: Seated, name: str = "Mallory", seat: str = "1"):
+#: Each newcomer's phone has an address of its own on the wifi.
+ADDRESSES = (f"10.0.{n // 250}.{n % 250 + 1}" for n in itertools.count())
+
+
+def ask(seated: Seated, name: str = "Mallory", seat: str = "1", address: str | None = None):
     newcomer = seated.app.test_client()
+    newcomer.environ_base["REMOTE_ADDR"] = address or next(ADDRESSES)
     response = newcomer.post(f"/j/{seated.code}", data={"name": name, "seat": seat})
     return newcomer, response
 
@@ -25,6 +31,20 @@ def ask(seated: Seated, name: str = "Mallory", seat: str = "1"):
 def request_ids(seated: Seated) -> list[str]:
     page = seated.host.get(f"/t/{seated.code}/screen").get_data(as_text=True)
     return list(dict.fromkeys(re.findall(r'name="request" value="([0-9a-f]+)"', page)))
+
+
+def spoken_codes(seated: Seated) -> dict[str, str]:
+    """The code the host's screen shows beside each request, by request id."""
+    page = seated.host.get(f"/t/{seated.code}/screen").get_data(as_text=True)
+    return dict(re.findall(r'id="request-([0-9a-f]+)".*?class="spoken-code"[^>]*>([^<]+)<',
+                           page, re.DOTALL))
+
+
+def waiting_code(newcomer, seated: Seated) -> str:
+    """The code a waiting phone's page tells its owner to say to the host."""
+    page = newcomer.get(f"/t/{seated.code}/wait").get_data(as_text=True)
+    (code,) = re.findall(r'class="spoken-code"[^>]*>([^<]+)<', page)
+    return code
 
 
 def test_a_stranger_asking_for_a_freed_seat_waits_and_gets_no_hand(app):
@@ -120,3 +140,26 @@ def test_the_api_host_start_still_needs_every_seat(app):
     response = seated.api.client.post(f"/api/tables/{seated.code}/start",
                                       headers=bearer(seated.api.host))
     assert response.status_code == 409
+
+
+def test_one_address_holds_one_place_in_line_and_the_newcomer_gets_in(app):
+    seated = freed(app)
+    flood = [ask(seated, "Ben", address="192.168.1.66") for _ in range(12)]
+    assert [response.status_code for _, response in flood] == [303] * 12
+    assert len(request_ids(seated)) == 1  # each ask from that address replaced its last
+    ben, response = ask(seated, "Ben")
+    assert response.status_code == 303
+    # two Bens ask: the host tells them apart by the code the real one's phone shows
+    codes = spoken_codes(seated)
+    assert len(codes) == 2 and len(set(codes.values())) == 2
+    said = waiting_code(ben, seated)
+    assert re.fullmatch(r"\d \d \d", said) and said in codes.values()
+    assert waiting_code(flood[-1][0], seated) in codes.values()
+    (real,) = (request_id for request_id, code in codes.items() if code == said)
+    public = seated.stranger.get(f"/t/{seated.code}/screen").get_data(as_text=True)
+    assert "spoken-code" not in public
+    assert seated.host.post(f"/t/{seated.code}/admit",
+                            data={"request": real}).status_code == 303
+    assert ben.get(f"/t/{seated.code}/wait").headers["Location"].endswith("/play")
+    assert "did not let you in" in flood[-1][0].get(f"/t/{seated.code}/wait").get_data(True)
+    assert "did not let you in" in flood[0][0].get(f"/t/{seated.code}/wait").get_data(True)

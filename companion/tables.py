@@ -595,7 +595,8 @@ class Tables:
         """Ask the host for ``seat``, freed during the game; returns the newcomer's token,
         which becomes the seat's when the host lets them in (``admit``). An ``asker``
         asking again replaces its own request (a phone tapping twice, or changing its
-        name), so one asker never fills the line."""
+        name), so one asker never fills the line; it keeps its spoken code, which its
+        owner may already have said to the host."""
         name = player_name(name)
         with table.lock:
             self._open(table)
@@ -608,7 +609,10 @@ class Tables:
             if len(others) >= REQUESTS_MAX:
                 raise TableError("table.too-many-requests")
             token = new_token()
-            spoken = new_spoken_code({other.spoken_code for other in others.values()})
+            previous = next((other for other in table.requests.values()
+                             if other.asker == asker), None)
+            spoken = previous.spoken_code if previous else \
+                new_spoken_code({other.spoken_code for other in others.values()})
             request = SeatRequest(secrets.token_hex(4), seat, name, hash_token(token), now(),
                                   spoken, asker)
             table.requests = {**others, request.id: request}

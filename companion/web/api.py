@@ -159,10 +159,8 @@ def submit(code: str) -> Response | tuple[Response, int]:
 @bp.post("/tables/<code>/undo")
 def undo(code: str) -> Response:
     table = table_or_404(code)
-    token = bearer()
-    if table.is_host(token):
-        body = request.get_json(silent=True)
-        expected = body.get("undo") if isinstance(body, dict) else None
+    expected = json_body(optional=True).get("undo")
+    if table.is_host(bearer()):
         if expected is not None and (not isinstance(expected, int)
                                      or isinstance(expected, bool)):
             raise TableError("table.bad-seq")

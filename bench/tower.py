@@ -291,7 +291,7 @@ def main() -> None:
                     return
                 move = {"type": "built"} if table.state["phase"] == "build" else choose(
                     table.view_for(seat), seat, moves)
-                tables.submit(table, seat, move, table.seq, f"{tag}-{number}")
+                tables.submit(table, seat, move, table.seq_for(seat), f"{tag}-{number}")
                 yield_to_pages()
 
         pages: list[Page] = []
@@ -304,10 +304,10 @@ def main() -> None:
             blocks = [m for m in table.moves_for(seat) if m["type"] == "block"]
             for number in range(count):
                 move = blocks[(number * 37) % len(blocks)]
-                before = len(table.steps)
-                tables.submit(table, seat, move, table.seq, f"bench-{next(made)}")
+                tables.submit(table, seat, move, table.seq_for(seat), f"bench-{next(made)}")
                 yield_to_pages()
-                tables.rewind(table, table.steps[before].entry.seq, table.seq_for(None))
+                shown = table.seq_for(None)  # the move just made, as the screen numbers it
+                tables.rewind(table, shown, shown)
                 yield_to_pages()
 
         def yield_to_pages() -> None:

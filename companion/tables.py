@@ -153,6 +153,21 @@ class Step:
 
 
 @dataclass
+class Numbering:
+    """The match's log as one viewer may know it. A seq that reaches a viewer is its own:
+    how many entries it may know of, up to and including that one (``Table.seq_for``), so
+    another seat's hidden change neither shows in a number nor leaves a gap in them."""
+
+    #: How many entries of the log have been looked at.
+    scanned: int = 0
+    #: The log's own seq of each entry the viewer may know of, oldest first: the viewer's
+    #: number for ``seen[i]`` is ``i + 1``.
+    seen: list[int] = field(default_factory=list)
+    #: The viewer's number of each entry in ``seen``, by the log's own seq.
+    number: dict[int, int] = field(default_factory=dict)
+
+
+@dataclass
 class Table:
     row: TableRow
     game: Game
@@ -188,6 +203,10 @@ class Table:
     #: changes but for being taken back. Emptied when a match begins.
     _log_items: dict[tuple[int, int | None, bool], dict[str, Any] | None] = \
         field(default_factory=dict, repr=False)
+    #: Each viewer's numbering of the log (``Numbering``), brought up to date when asked:
+    #: an entry's visibility never changes, so each entry is looked at once per viewer.
+    #: Emptied when a match begins.
+    _numberings: dict[int | None, Numbering] = field(default_factory=dict, repr=False)
 
     @property
     def code(self) -> str:
@@ -199,6 +218,8 @@ class Table:
 
     @property
     def seq(self) -> int:
+        """The log's own count of entries: the server's, never shown to a viewer (see
+        ``seq_for``)."""
         return len(self.log)
 
     @property
@@ -350,6 +371,7 @@ class Table:
         self.initial = initial
         self.log, self.steps, self.befores, self.effects = [], [], {}, {}
         self._log_items.clear()
+        self._numberings.clear()
 
     def last_shown(self) -> int | None:
         """The index in ``steps`` of the last effective move the table screen shows (what
@@ -360,19 +382,38 @@ class Table:
         return None
 
     def seq_for(self, viewer: int | None) -> int:
-        """The newest change ``viewer`` may know of: what its pages show, and what its moves
-        are checked against (so another seat's hidden change neither shows nor goes stale)."""
-        for entry in reversed(self.log):
-            if not self.unseen(entry, viewer):
-                return entry.seq
-        return self.log[0].seq - 1 if self.log else self.seq
+        """``viewer``'s seq: how many entries of the match's log it may know of. What its
+        pages and answers show, and what its moves are checked against: another seat's
+        hidden change neither shows in it nor makes a move stale."""
+        return len(self._numbered(viewer).seen)
 
-    def moment(self, seq: int) -> dict[str, Any]:
-        """The table as everyone saw it just before and just after move ``seq``, as public
-        views (``after`` is None for a move taken back): what a log line describing the
-        move as it was (a block's place then) is drawn from."""
+    def number_of(self, seq: int, viewer: int | None) -> int | None:
+        """``viewer``'s own number for the log's entry ``seq`` (None: it may not know of it)."""
+        return self._numbered(viewer).number.get(seq)
+
+    def entry_seq(self, number: int, viewer: int | None) -> int | None:
+        """The log's own seq of the entry ``viewer`` numbers ``number`` (None: no such)."""
+        seen = self._numbered(viewer).seen
+        return seen[number - 1] if 0 < number <= len(seen) else None
+
+    def _numbered(self, viewer: int | None) -> Numbering:
+        """``viewer``'s numbering, the entries logged since it was last asked added."""
         with self.lock:
-            before = self.befores.get(seq)
+            numbering = self._numberings.setdefault(viewer, Numbering())
+            for entry in self.log[numbering.scanned:]:
+                if not self.unseen(entry, viewer):
+                    numbering.seen.append(entry.seq)
+                    numbering.number[entry.seq] = len(numbering.seen)
+            numbering.scanned = len(self.log)
+            return numbering
+
+    def moment(self, number: int, viewer: int | None) -> dict[str, Any]:
+        """The table as everyone saw it just before and just after the move ``viewer``
+        numbers ``number``, as public views (``after`` is None for a move taken back): what
+        a log line describing the move as it was (a block's place then) is drawn from."""
+        with self.lock:
+            seq = self.entry_seq(number, viewer)
+            before = None if seq is None else self.befores.get(seq)
             after = next((step.after for step in self.steps if step.entry.seq == seq), None)
             return {"before": None if before is None else self._view(before, None),
                     "after": None if after is None else self._view(after, None)}
@@ -410,22 +451,20 @@ class Table:
 
     def _redacted_item(self, entry: LogRow, viewer: int | None,
                        undone: set[int]) -> dict[str, Any] | None:
-        item: dict[str, Any] = {"seq": entry.seq, "seat": entry.seat, "kind": entry.kind,
+        number = self.number_of(entry.seq, viewer)
+        if number is None:  # the viewer may not learn that it was made
+            return None
+        item: dict[str, Any] = {"seq": number, "seat": entry.seat, "kind": entry.kind,
                                 "at": entry.at}
         if entry.kind == "move":
-            move = self.game.redact_move(self.befores[entry.seq], entry.mover, entry.move,
-                                         viewer)
-            if move is None:
-                return None
-            item["move"] = move
+            item["move"] = self.game.redact_move(self.befores[entry.seq], entry.mover,
+                                                 entry.move, viewer)
             item["undone"] = entry.seq in undone
             item["effects"] = self.effects.get(entry.seq, [])
         elif entry.kind == "seat":
             item.update(entry.move)
-        elif self.unseen(entry, viewer):
-            return None
         else:
-            item["undo"] = entry.move["undo"]
+            item["undo"] = self.number_of(entry.move["undo"], viewer)
             item["by_host"] = entry.seat is None
             target = next((e for e in self.log if e.seq == entry.move["undo"]), None)
             if target is not None:  # what it took back, as this viewer saw it
@@ -720,12 +759,14 @@ class Tables:
             self.store.start_match(table.code, match)
             table.matches.append(match)
             self._begin(table, match)
+            seq = table.seq_for(None)
         self._changed(table)
-        return table.seq
+        return seq
 
     def submit(self, table: Table, seat: int, move: Any, seq: Any,
                client_move_id: Any) -> tuple[int, bool]:
-        """Apply ``move`` for ``seat``; returns (new seq, whether it was a repeat).
+        """Apply ``move`` for ``seat``; returns (the seat's seq after it, whether it was a
+        repeat). Seqs are the seat's own (``Table.seq_for``).
 
         A repeated ``client_move_id`` applies once; a move made against an old ``seq`` is
         refused as stale; ``apply`` is the authority on everything else.
@@ -765,8 +806,9 @@ class Tables:
             if outcome_json:
                 match.outcome = outcome_json
                 match.ended_at = entry.at
+            seq = table.seq_for(seat)
         self._changed(table)
-        return entry.seq, False
+        return seq, False
 
     def explain(self, table: Table, seat: int, chosen: dict[str, Any]) -> TableError | None:
         """Why no move of ``seat`` has the values ``chosen`` (a dimmed card or a greyed
@@ -779,55 +821,62 @@ class Tables:
             refusal = table.game.why_not(table.state, seat, chosen)
         return TableError(refusal.rule, **refusal.params)
 
-    def undo(self, table: Table, seat: int | None, by_host: bool,
-             expected: int | None = None) -> int:
-        """Take back the last effective move: the mover's own (if it revealed nothing and
-        nobody has acted since), or any move by the host.
-
-        The host's confirmation names the last move the table screen shows (``expected``,
-        see ``Table.last_shown``): that move is taken back with any the screen may not see
-        made after it (a SkyRunner choice changed since), and if the screen has shown
-        another move since, nothing is (``table.moved-on``)."""
+    def undo(self, table: Table, seat: int) -> int:
+        """``seat`` takes back its own move, the last effective one, if it revealed nothing
+        and the game is on; returns the seat's seq."""
         with table.lock:
             if table.match is None or not table.steps:
                 raise TableError("table.nothing-to-undo")
             step = table.steps[-1]
-            if expected is not None:
-                shown = table.last_shown()
-                if shown is None or table.steps[shown].entry.seq != expected:
-                    raise TableError("table.moved-on")
-                self._take_back(table, shown, None)
-            elif by_host:
-                self._take_back(table, len(table.steps) - 1, None)
-            else:
-                if table.match.outcome is not None:
-                    raise TableError("table.undo-finished")
-                if step.entry.seat != seat:
-                    raise TableError("table.undo-not-yours")
-                if not table.game.can_undo(step.before, step.entry.mover, step.entry.move,
-                                           step.after):
-                    raise TableError("table.undo-revealed")
-                self._take_back(table, len(table.steps) - 1, seat)
+            if table.match.outcome is not None:
+                raise TableError("table.undo-finished")
+            if step.entry.seat != seat:
+                raise TableError("table.undo-not-yours")
+            if not table.game.can_undo(step.before, step.entry.mover, step.entry.move,
+                                       step.after):
+                raise TableError("table.undo-revealed")
+            self._take_back(table, len(table.steps) - 1, seat)
+            seq = table.seq_for(seat)
         self._changed(table)
-        return table.seq
+        return seq
+
+    def host_undo(self, table: Table, expected: int) -> int:
+        """The host takes back the last move the table screen shows, which its confirmation
+        named by the screen's seq (``expected``, see ``Table.last_shown``), with any move the
+        screen may not see made after it (a SkyRunner choice changed since); if the screen
+        has shown another move since, nothing is (``table.moved-on``). Returns the screen's
+        seq: the host is the screen's viewer, and learns nothing more."""
+        with table.lock:
+            if table.match is None or not table.steps:
+                raise TableError("table.nothing-to-undo")
+            shown = table.last_shown()
+            if shown is None or table.number_of(table.steps[shown].entry.seq,
+                                                None) != expected:
+                raise TableError("table.moved-on")
+            self._take_back(table, shown, None)
+            seq = table.seq_for(None)
+        self._changed(table)
+        return seq
 
     def rewind(self, table: Table, to: int, expected: int) -> int:
         """The host takes back move ``to`` and every effective move after it.
-        ``expected`` is the table's seq as the host's confirmation showed it (the table
-        screen's, ``seq_for(None)``): if anything the screen shows has happened since,
-        nothing is taken back (``table.moved-on``). A choice the screen may not see, made
-        since, is after ``to`` and goes back with the rest."""
+        ``expected`` is the table's seq as the host's confirmation showed it; both are the
+        table screen's seqs (``seq_for(None)``): if anything the screen shows has happened
+        since, nothing is taken back (``table.moved-on``). A choice the screen may not see,
+        made since, is after ``to`` and goes back with the rest. Returns the screen's seq."""
         with table.lock:
             if table.match is None or not table.steps:
                 raise TableError("table.nothing-to-undo")
             if table.seq_for(None) != expected:
                 raise TableError("table.moved-on")
             seqs = [step.entry.seq for step in table.steps]
-            if to not in seqs:
+            first = table.entry_seq(to, None)
+            if first is None or first not in seqs:
                 raise TableError("table.no-such-move", seq=to)
-            self._take_back(table, seqs.index(to), None)
+            self._take_back(table, seqs.index(first), None)
+            seq = table.seq_for(None)
         self._changed(table)
-        return table.seq
+        return seq
 
     def _take_back(self, table: Table, first: int, seat: int | None) -> None:
         """Take back ``table.steps[first:]``, newest first, as one undo entry each (by

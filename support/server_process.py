@@ -250,9 +250,20 @@ def replayed_unseen(stored: Stored) -> dict[int, set[int | None]]:
     return unseen
 
 
+def viewer_numbers(stored: Stored, unseen: dict[int, set[int | None]],
+                   viewer: int | None) -> dict[int, int]:
+    """``viewer``'s own seq of each entry it may know of, by the log's seq: how many
+    entries it may know of, up to that one."""
+    numbers: dict[int, int] = {}
+    for seq, *_ in stored.entries:
+        if viewer not in unseen[seq]:
+            numbers[seq] = len(numbers) + 1
+    return numbers
+
+
 def visible_seq(stored: Stored, unseen: dict[int, set[int | None]], viewer: int | None) -> int:
-    """The newest entry ``viewer`` may know of: the seq its pages and views show."""
-    return max((seq for seq, *_ in stored.entries if viewer not in unseen[seq]), default=0)
+    """How many entries ``viewer`` may know of: the seq its pages and views show."""
+    return len(viewer_numbers(stored, unseen, viewer))
 
 
 class Phone:
@@ -521,6 +532,7 @@ class FaultRun:
                 continue
             body = {"move": moves[0], "seq": listed["seq"],
                     "client_move_id": f"half-{self.kills}"}
+            logged = read_stored(self.server.database, code).seq
             hanging = post_half(self.server, f"/api/tables/{code}/moves", body, tokens[seat])
             try:
                 time.sleep(0.1)
@@ -530,7 +542,7 @@ class FaultRun:
             self.kills += 1
             self.server.start()
             self.check(f"kill {self.kills} (a POST half sent)", fresh=True)
-            if read_stored(self.server.database, code).seq != listed["seq"]:
+            if read_stored(self.server.database, code).seq != logged:
                 self.problems.append(f"{code}: the half-sent POST was applied")
             answers = [self.server.call("POST", f"/api/tables/{code}/moves", body,
                                         tokens[seat]) for _ in range(2)]
@@ -547,14 +559,19 @@ class FaultRun:
             return
 
     def host_undo(self) -> None:
-        """The host takes back the last move of every table (while the seats wait)."""
+        """The host takes back the last move of every table that the table screen shows,
+        naming it as the screen's log does (while the seats wait)."""
         self.pause()
         for code, (_, _, host, _) in self.tables.items():
-            before = read_stored(self.server.database, code)
-            if not any(kind == "move" for _, _, kind, _, _ in before.entries):
+            _, log = self.server.call("GET", f"/api/tables/{code}/log")
+            shown = [entry["seq"] for entry in log["entries"]
+                     if entry["kind"] == "move" and not entry["undone"]]
+            if not shown:
                 continue
-            status, answer = self.server.call("POST", f"/api/tables/{code}/undo", {}, host)
-            if (status, answer) != (200, {"seq": before.seq + 1}):
+            _, before = self.server.call("GET", f"/api/tables/{code}/view")
+            status, answer = self.server.call("POST", f"/api/tables/{code}/undo",
+                                              {"undo": shown[-1]}, host)
+            if (status, answer) != (200, {"seq": before["seq"] + 1}):
                 self.problems.append(f"{code}: host undo answered {status} {answer}")
             self.checked["undos"] += 1
         self.check("host undos")
@@ -627,13 +644,13 @@ class FaultRun:
             problems.append("a client_move_id is in the log twice")
         sent = {(s.seat, s.client_move_id): s for seat in self.seats if seat.code == code
                 for s in seat.sent}
+        numbers = {seat: viewer_numbers(stored, unseen, seat) for seat, _ in by_id}
         for key, (seq, move) in by_id.items():
             mine = sent.get(key)
             if mine is None:
                 if not key[1].startswith("half-"):
                     problems.append(f"{key} is in the log but nobody sent it")
-            elif move != mine.move or seq <= mine.seq or any(
-                    key[0] not in unseen[between] for between in range(mine.seq + 1, seq)):
+            elif move != mine.move or numbers[key[0]].get(seq) != mine.seq + 1:
                 # made against the newest change its seat could know of
                 problems.append(f"{key} logged as seq {seq}, sent against {mine.seq}")
             elif not mine.acknowledged and mine.answers[-1:] != ["cut"]:
@@ -647,7 +664,7 @@ class FaultRun:
                 problems.append(f"{key} was refused as stale, yet it is in the log")
             logged = by_id.get(key, (None, None))[0]
             if mine.acknowledged and not mine.repeated and mine.answered_seq is not None \
-                    and mine.answered_seq != logged:
+                    and mine.answered_seq != numbers.get(key[0], {}).get(logged):
                 problems.append(f"{key} applied at {logged}, answered seq "
                                 f"{mine.answered_seq}")
         return problems

@@ -159,6 +159,18 @@ class ApiTable:
             json={"move": move, "seq": self.view(seat)["seq"] if seq is None else seq,
                   "client_move_id": client_move_id or f"m{next(_ids)}"})
 
+    def last_shown(self) -> int:
+        """The seq of the last move in effect the table screen shows, as its log says it:
+        the move the host's undo names."""
+        entries = self.client.get(f"/api/tables/{self.code}/log").get_json()["entries"]
+        return next(entry["seq"] for entry in reversed(entries)
+                    if entry["kind"] == "move" and not entry["undone"])
+
+    def host_undo(self):
+        """The host takes back the last move the table screen shows, naming it."""
+        return self.client.post(f"/api/tables/{self.code}/undo", headers=bearer(self.host),
+                                json={"undo": self.last_shown()})
+
     def seat_to_move(self) -> tuple[int, list[dict[str, Any]]] | None:
         for seat in range(self.players):
             moves = self.moves(seat)

@@ -158,16 +158,15 @@ def submit(code: str) -> Response | tuple[Response, int]:
 
 @bp.post("/tables/<code>/undo")
 def undo(code: str) -> Response:
+    """The mover takes back its own last move; the host names the move it takes back by
+    its seq, as the table screen's page does (``Tables.host_undo``)."""
     table = table_or_404(code)
     expected = json_body(optional=True).get("undo")
-    if table.is_host(bearer()):
-        if expected is not None and (not isinstance(expected, int)
-                                     or isinstance(expected, bool)):
-            raise TableError("table.bad-seq")
-        seq = tables().undo(table, None, by_host=True, expected=expected)
-    else:
-        seq = tables().undo(table, seat_or_refuse(table), by_host=False)
-    return jsonify({"seq": seq})
+    if not table.is_host(bearer()):
+        return jsonify({"seq": tables().undo(table, seat_or_refuse(table))})
+    if not isinstance(expected, int) or isinstance(expected, bool):
+        raise TableError("table.undo-unnamed")
+    return jsonify({"seq": tables().host_undo(table, expected)})
 
 
 @bp.post("/tables/<code>/rewind")

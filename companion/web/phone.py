@@ -184,7 +184,7 @@ def sitting(code: str) -> Response:
 def undo(code: str) -> Response:
     table, seat = seated(code)
     try:
-        tables().undo(table, seat, by_host=False)
+        tables().undo(table, seat)
     except TableError as error:
         return live_response(table, seat, refusal_body(error.rule, table.row.game,
                                                        **error.params), status_of(error.rule))

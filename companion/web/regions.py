@@ -181,7 +181,7 @@ def _line(table: Table, entry: dict[str, Any], context: dict[str, Any]) -> str:
         with reading():
             return render_template("partials/log_entry.html",
                                    **dict(context, entry=entry,
-                                          moment=lambda: table.moment(seq)))
+                                          moment=lambda: table.moment(seq, context["me"])))
     except Exception:  # whatever a game's describe.html or helper raised
         unshown.report(table, f"log line {entry['seq']}",
                        unshown.viewer_name(context.get("me"), bool(context.get("is_host"))),

@@ -67,10 +67,12 @@ def pick_context(table: Table, seat: int, moves: list[dict[str, Any]],
         chosen = {}
         moves = table.pick_moves(seat, chosen)
         pick = narrow(moves, table.game.choice_keys, chosen)
-    # A form's id names the move and this seat's own last entry: a page and a push draw the
+    # A form's id names the move and this seat's own last entry (by the seat's own seq: the
+    # log's would tell it of another seat's hidden change): a page and a push draw the
     # same form, a double tap applies once, the same move made again later is a new one,
     # and the other players' moves leave this phone's forms (and so its pushes) alone.
-    own = next((entry.seq for entry in reversed(table.log) if entry.seat == seat), 0)
+    last_own = next((entry.seq for entry in reversed(table.log) if entry.seat == seat), None)
+    own = 0 if last_own is None else table.number_of(last_own, seat) or 0
 
     def offer(move: dict[str, Any]) -> dict[str, Any]:
         move_json = json.dumps(move, separators=(",", ":"))
@@ -178,8 +180,10 @@ def last_move_context(table: Table) -> dict[str, Any]:
         step = table.steps[shown]
         entry = step.entry
         move = table.game.redact_move(step.before, entry.mover, entry.move, None)
-    return {"last_move": {"seq": entry.seq, "seat": entry.seat, "move": move},
-            "moment": Call(lambda: table.moment(entry.seq), table.code, entry.seq)}
+        seq = table.number_of(entry.seq, None)
+        assert seq is not None  # the screen shows it: it is in the screen's count
+    return {"last_move": {"seq": seq, "seat": entry.seat, "move": move},
+            "moment": Call(lambda: table.moment(seq, None), table.code, seq)}
 
 
 def outcome_reason(game_id: str, reason: str) -> str:

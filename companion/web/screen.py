@@ -47,7 +47,7 @@ def host_action(code: str, action: str) -> Response:
             tables().rewind(table, form_seq("to"), form_seq("last"))
         else:
             # The confirmation named a move: if another came since, nothing is undone.
-            tables().undo(table, None, by_host=True, expected=form_seq("undo"))
+            tables().host_undo(table, form_seq("undo"))
     except ValueError:
         return refusal_response("table.no-such-seat", seat="?")
     except TableError as error:
@@ -93,11 +93,10 @@ def rewind_confirmation(code: str) -> Response | str:
         return refusal_response("table.bad-seq")
     context = screen_context(table, is_host=False)
     with table.lock:
-        seqs = [step.entry.seq for step in table.steps]
-        # Only what the table screen shows is named or counted: a choice changed in secret
-        # goes back with the rest, unsaid.
+        # Only what the table screen shows is named or counted, by the screen's seqs: a
+        # choice changed in secret goes back with the rest, unsaid.
         lines = [item for item in table.log_for(None)
-                 if item["kind"] == "move" and item["seq"] in seqs and item["seq"] >= to]
+                 if item["kind"] == "move" and not item["undone"] and item["seq"] >= to]
         if to not in (line["seq"] for line in lines):
             return refusal_response("table.no-such-move", table.row.game, seq=to)
         last = table.seq_for(None)

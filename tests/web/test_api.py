@@ -118,7 +118,7 @@ def test_undo_by_the_mover_and_by_the_host(client):
     assert table.view(0)["view"] == before
     # the host may undo any move
     assert table.post_move(0, move, client_move_id="again").status_code == 200
-    response = client.post(f"/api/tables/{table.code}/undo", headers=bearer(table.host))
+    response = table.host_undo()
     assert response.status_code == 200
     entries = client.get(f"/api/tables/{table.code}/log").get_json()["entries"]
     assert [e["kind"] for e in entries] == ["move", "undo", "move", "undo"]

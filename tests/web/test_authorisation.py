@@ -127,7 +127,7 @@ def test_api_host_actions_from_a_seat(seated):
                                            headers=bearer(seated.tokens[seat])),
                                403, "table.undo-not-yours")
     assert seated.snapshot() == before
-    response = client.post(f"/api/tables/{code}/undo", headers=bearer(seated.api.host))
+    response = seated.api.host_undo()
     assert response.status_code == 200 and seated.snapshot() != before
 
 

@@ -33,7 +33,7 @@ def test_only_the_host_reopens_a_finished_game(client):
     phone = client.get(f"/t/{table.code}/play",
                        headers={"Cookie": f"seat_{table.code}={table.tokens[last['seat']]}"})
     assert 'action="/t/' + table.code + '/undo"' not in phone.get_data(as_text=True)
-    assert undo(client, table, table.host).status_code == 200
+    assert table.host_undo().status_code == 200
     assert table.view()["status"] == "playing"
 
 

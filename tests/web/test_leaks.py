@@ -21,7 +21,7 @@ from companion.live import Connection
 from companion.web.diff import catch_up
 from companion.web.regions import render_for
 from companion.web.services import services
-from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, bearer
+from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, bearer, make_app
 from tests.web.hostile_kit import (
     GAMES,
     Seated,
@@ -73,6 +73,11 @@ class Seen:
                     part.html for part in render_for(table, conn))
         body = api_view(seated.api.client, code, token)
         self.api_view = body["view"]
+        #: The seqs the API gives: the view's, and a seat's moves'.
+        self.seqs = [body["seq"]]
+        if seat is not None:
+            self.seqs.append(seated.api.client.get(f"/api/tables/{code}/moves",
+                                                   headers=bearer(token)).get_json()["seq"])
         self.log = api_log(seated.api.client, code, token)
 
     def drawn(self) -> dict[str, set[int]]:
@@ -87,9 +92,12 @@ class Seen:
         return found
 
 
-def visible_when_made(seated: Seated, seq: int, viewer: int | None) -> set[int]:
-    """The cards ``viewer`` could see just before or just after log entry ``seq``."""
+def visible_when_made(seated: Seated, number: int, viewer: int | None) -> set[int]:
+    """The cards ``viewer`` could see just before or just after the log entry it numbers
+    ``number``."""
     table = seated.table
+    seq = table.entry_seq(number, viewer)
+    assert seq is not None
     entry = table.log[seq - 1]
     before = table.befores[seq]
     after = table.game.apply(before, entry.seat, json.loads(json.dumps(entry.move)))
@@ -221,6 +229,7 @@ def everything_sent(seated: Seated, viewer: int | None) -> dict[str, str]:
     seen = Seen(seated, viewer, random.Random(0))
     sent = dict(seen.pages)
     sent["view"] = json.dumps(seen.api_view, sort_keys=True)
+    sent["seqs"] = json.dumps(seen.seqs)
     sent["log"] = json.dumps([{k: v for k, v in e.items() if k != "at"} for e in seen.log],
                              sort_keys=True)
     return {name: normalised(text, seated.code) for name, text in sent.items()}
@@ -240,6 +249,14 @@ def alike_until_seat_0_chooses(app) -> list[Seated]:
         for seated in tables:
             assert seated.api.post_move(*found, seq=seated.table.seq).status_code == 200
     raise AssertionError("seat 0 never came to choose")
+
+
+def choose(seated: Seated, move: dict[str, Any], move_id: str) -> None:
+    """Seat 0 chooses ``move`` from its phone."""
+    seq = seated.api.view(0)["seq"]
+    assert seated.phones[0].post(
+        f"/t/{seated.code}/move", data={"move": json.dumps(move), "seq": str(seq),
+                                       "client_move_id": move_id}).status_code == 200
 
 
 def test_a_skyrunner_choice_is_invisible_to_everyone_else_until_the_reveal(app):
@@ -271,13 +288,6 @@ def test_a_changed_skyrunner_choice_leaves_no_trace(app):
     tables = alike_until_seat_0_chooses(app)
     choices = [m for m in tables[0].table.moves_for(0) if m["type"] == "choose"]
     kept, dropped = choices[0], choices[-1]
-
-    def choose(seated: Seated, move: dict[str, Any], move_id: str) -> None:
-        seq = seated.api.view(0)["seq"]
-        assert seated.phones[0].post(
-            f"/t/{seated.code}/move", data={"move": json.dumps(move), "seq": str(seq),
-                                           "client_move_id": move_id}).status_code == 200
-
     once, changed = tables
     choose(once, kept, "c1")
     choose(changed, dropped, "c1")
@@ -303,6 +313,82 @@ def test_a_changed_skyrunner_choice_leaves_no_trace(app):
     assert changed.api.post_move(1, move, seq=seq).status_code == 200  # not stale
 
 
+def changed_in_secret(app) -> tuple[Seated, Seated]:
+    """Two SkyRunner tables dealt alike: at the first, seat 0 chose a card; at the second,
+    it chose another, then changed its choice to the first, before the others chose."""
+    once, changed = alike_until_seat_0_chooses(app)
+    choices = [m for m in once.table.moves_for(0) if m["type"] == "choose"]
+    choose(once, choices[0], "c1")
+    choose(changed, choices[-1], "c1")
+    choose(changed, choices[0], "c2")
+    return once, changed
+
+
+def test_a_changed_skyrunner_choice_shows_in_no_seq_anyone_else_is_given(app):
+    """Two tables dealt alike; at one, seat 0 changes its choice before the others have
+    chosen; then both play on alike, through the reveal and into the next rounds, and the
+    host takes a move back. Every seq seats 1 and 2 and the table screen are given (move
+    answers, views, moves, log entries, pages, pushes, the host's undo and its answer) is
+    the same at both: a seq counts only what its viewer may know of. Seat 0's own count its
+    change. A restart on the same database numbers the log the same."""
+    tables = once, changed = changed_in_secret(app)
+    rng = random.Random(7)
+    movers = set()
+    for step in range(12):
+        found = random_move(once.table, rng)
+        assert found is not None
+        seat, move = found
+        movers.add(seat)
+        answers = [seated.api.post_move(seat, move, client_move_id=f"m{step}").get_json()
+                   for seated in tables]
+        if seat == 0:
+            assert answers[1]["seq"] == answers[0]["seq"] + 1
+        else:
+            assert answers[0] == answers[1], (step, seat)
+        for viewer in (1, 2, None):
+            first, second = (everything_sent(seated, viewer) for seated in tables)
+            for name in first:
+                assert first[name] == second[name], (step, viewer, name)
+    assert movers == {0, 1, 2} and once.table.state["round"] > 1
+    undone = [seated.api.host_undo() for seated in tables]
+    assert [answer.status_code for answer in undone] == [200, 200]
+    assert undone[0].get_json() == undone[1].get_json()
+    for viewer in (1, 2, None):
+        assert everything_sent(once, viewer) == everything_sent(changed, viewer), viewer
+
+    restarted = make_app({"DATABASE": app.config["DATABASE"], "RATE_BURST": 1e9})
+    for seated in tables:
+        again = services(restarted).tables.get(seated.code)
+        for viewer in (0, 1, 2, None):
+            assert again.seq_for(viewer) == seated.table.seq_for(viewer)
+            assert again.log_for(viewer) == seated.table.log_for(viewer)
+
+
+def test_the_hosts_api_undo_names_the_move_and_tells_nothing_hidden(app):
+    """SkyRunner: seat 0 chooses, then changes its choice in secret. The host's API undo
+    names the move it takes back, as the table screen's page does: without it, nothing is
+    taken back (a 400 that says so). Named by the screen's seq of the choice, it takes back
+    the choice and the hidden change after it, and answers as at a table where seat 0 chose
+    once."""
+    tables = once, changed = changed_in_secret(app)
+    before = changed.snapshot()
+    undo = f"/api/tables/{changed.code}/undo"
+    for body in (None, {}, {"undo": "1"}, {"undo": True}):
+        refused = changed.api.client.post(undo, headers=bearer(changed.api.host), json=body)
+        assert refused.status_code == 400, refused.get_json()
+        error = refused.get_json()["error"]
+        assert error["rule"] == "table.undo-unnamed"
+        assert "must name the move it takes back" in error["message"]
+    assert changed.snapshot() == before
+    undone = [seated.api.host_undo() for seated in tables]
+    assert [answer.status_code for answer in undone] == [200, 200]
+    assert undone[0].get_json() == undone[1].get_json()
+    # the choice and its change went back
+    assert json.dumps(changed.table.state, sort_keys=True) == json.dumps(once.table.state,
+                                                                          sort_keys=True)
+    assert changed.table.state["choices"]["0"] is None
+
+
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_the_views_and_moves_kept_for_the_state_are_each_viewers_own(app, game):
     """A push asks for each viewer's view of the state and each seat's moves, kept until
@@ -320,8 +406,7 @@ def test_the_views_and_moves_kept_for_the_state_are_each_viewers_own(app, game):
             assert live.moves_for(viewer) == (
                 [] if viewer is None else live.game.legal_moves(live.state, viewer))
         if number % 5 == 4:
-            assert client.post(f"/api/tables/{table.code}/undo",
-                               headers=bearer(table.host)).status_code == 200
+            assert table.host_undo().status_code == 200
             continue
         found = table.seat_to_move()
         assert found is not None

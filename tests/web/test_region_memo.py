@@ -21,7 +21,7 @@ from companion.live import Connection
 from companion.web.memo import Call, Inputs, RegionMemo, Watched, reading
 from companion.web.regions import regions, render_for
 from companion.web.services import services
-from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, bearer, make_app
+from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, make_app
 
 BY_GAME = {spec.id: spec for spec in GAMES_UNDER_TEST}
 
@@ -290,8 +290,7 @@ def test_a_page_shows_the_last_lines_of_the_log_each_viewer_may_see(app, game):
     table.play_at_random(30, random.Random(13))
     # A move taken back by the host shows as undone, then as an undo.
     table.play_at_random(1, random.Random(13))
-    undone = table.client.post(f"/api/tables/{table.code}/undo", headers=bearer(table.host),
-                               json={})
+    undone = table.host_undo()
     assert undone.status_code == 200, undone.get_json()
     for viewer in (None, *range(players)):
         whole = live.log_for(viewer)

@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Flask, current_app, url_for
 
+from companion.games.base import has_values
 from companion.i18n import current_lang
 from companion.network import lan_address
 from companion.tables import SCREEN_SIDES, Table
@@ -57,10 +58,20 @@ def seats_context(table: Table) -> list[dict[str, Any]]:
 
 
 def pick_context(table: Table, seat: int, moves: list[dict[str, Any]],
-                 chosen: dict[str, Any]) -> dict[str, Any]:
+                 chosen: dict[str, Any], change: dict[str, Any] | None = None) -> dict[str, Any]:
     """The picker's question for ``chosen``, from ``moves``, the legal moves it needs for
-    those values (``Table.pick_moves``)."""
-    pick: Pick = narrow(moves, table.game.choice_keys, chosen)
+    those values (``Table.pick_moves``).
+
+    ``change`` is the pick that changes a choice the seat has made already (a game helper's
+    ``standing``: SkyRunner's secret card). Until ``chosen`` holds it, the picker asks
+    nothing and shows the choice made, with a button to change it: a second tap meant for
+    Confirm finds no other card's Confirm there."""
+    standing = change if change is not None and not has_values(chosen, change) else None
+    if standing is not None:
+        chosen = {}
+        pick = Pick(chosen, None, [], False, [], None, len(moves))
+    else:
+        pick = narrow(moves, table.game.choice_keys, chosen)
     if moves and pick.remaining == 0:
         # Values no legal move has (a stale link, or a forged one): ask from the start, so
         # a template never meets a value it cannot name.
@@ -90,6 +101,7 @@ def pick_context(table: Table, seat: int, moves: list[dict[str, Any]],
                          if key == pick.key else None, pick.key, settles),
         "chosen_json": json.dumps(chosen, separators=(",", ":")),
         "confirm": confirm,
+        "standing": None if standing is None else pick_json(standing),
         "next_pick": Call(lambda key, value: pick_json(chosen, **{key: value}), chosen),
         "offer": Call(offer, table.code, seat, own),
         "back_json": pick_json(back(chosen, getattr(registered()[table.row.game].helpers,
@@ -145,7 +157,9 @@ def viewer_context(table: Table, seat: int | None, is_host: bool = False,
             "sitting": table.sitting.get(seat, SCREEN_SIDES[0]) if seat is not None else None,
         }
         if seat is not None and moves:
-            context.update(pick_context(table, seat, moves, chosen or {}))
+            standing_of = getattr(registered()[table.row.game].helpers, "standing", None)
+            context.update(pick_context(table, seat, moves, chosen or {},
+                                        standing_of(view) if standing_of and view else None))
         if seat is not None:
             context["why_url"] = why_url(table.code, context.get("picked", {}))
     return context

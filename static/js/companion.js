@@ -134,7 +134,7 @@
       picker && picker.querySelector("[data-confirm-move]"),
       picker && picker.querySelector(".options button, .options input, .cl-step-nav button"),
       document.querySelector("#private .playable, svg.cl-3d [role=button], button.reach, button.landing, .rung button.playable"),
-      picker && picker.querySelector("button"),
+      picker && picker.querySelector("button:not([data-change])"),  // not after a choice made
     ];
     return candidates.find(focusable) || null;
   }
@@ -164,6 +164,29 @@
     const h = p && getComputedStyle(p).position === "sticky" ? p.offsetHeight : 0;
     document.documentElement.style.scrollPaddingBottom = h ? `${h + 8}px` : "";
   }
+
+  // A double tap is one tap. The browser counts the taps of a double tap (the same place,
+  // at once) in each click's detail. A later tap of a double tap makes no move, whatever
+  // the first one's answer has put under the finger (the next question's Confirm), and
+  // after a tap that made a move it does nothing at all ("Change my choice" is not asked
+  // for). A key's click (detail 0) is never one.
+  let repeated = false;  // the click being handled is a double tap's later tap
+  let tapMoved = false;  // the taps under way began with a move
+  const stop = (event) => {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  };
+  document.addEventListener("click", (event) => {
+    repeated = event.detail > 1;
+    if (!repeated) tapMoved = false;
+    else if (tapMoved) stop(event);
+    setTimeout(() => { repeated = false; });  // a submit it causes comes before this
+  }, true);
+  document.addEventListener("submit", (event) => {
+    if (!event.target.matches("form[hx-post$='/move']")) return;
+    if (repeated) stop(event);
+    else tapMoved = true;
+  }, true);
 
   document.addEventListener("click", (event) => {
     const control = event.target.closest("button, [role=button], a");

@@ -23,6 +23,23 @@ Object.defineProperty(navigator, "wakeLock", {configurable: true, value: {
   }}});
 """
 
+#: Counts the page's requests on their way and notes when the last request, swap or push
+#: ended: the page's focus moves 120 ms after the last of them, so a key's answer is read
+#: once the page has been quiet for longer than that.
+WATCH_REQUESTS = """() => {
+  if (window.__quiet) return;
+  const q = window.__quiet = {asking: 0, at: performance.now()};
+  const now = () => { q.at = performance.now(); };
+  document.addEventListener('htmx:before:request', () => { q.asking += 1; now(); });
+  document.addEventListener('htmx:finally:request', () => { q.asking -= 1; now(); });
+  document.addEventListener('htmx:after:swap', now);
+  document.addEventListener('htmx:ws:after:message:incoming', now);
+}"""
+
+#: Whether the page is quiet (``WATCH_REQUESTS`` watching): no request on its way, nothing
+#: swapped for longer than the page's own 120 ms before the focus moves.
+QUIET = "() => window.__quiet.asking === 0 && performance.now() - window.__quiet.at > 300"
+
 
 def open_phone(browser: Browser, join_url: str, name: str, seat: int) -> Page:
     context = browser.new_context(**PHONE)
@@ -116,6 +133,11 @@ def take_turn(page: Page) -> int:
         expect(page.locator("#picker")).to_have_attribute("data-step", "1")
         taps = 1
     return taps + tap_through(page, None)
+
+
+def quiet(page: Page) -> None:
+    """Wait until the page is quiet: every answer and push drawn (``WATCH_REQUESTS``)."""
+    page.wait_for_function(QUIET)
 
 
 def seq_of(page: Page) -> int:

@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from support.browser import PHONE
 from tests.conftest import ApiTable
-from tests.e2e.phones import no_horizontal_scroll, seated_page, seq_of
+from tests.e2e.phones import WATCH_REQUESTS, no_horizontal_scroll, seated_page, seq_of
 from tests.e2e.playing import play
 
 pytestmark = pytest.mark.e2e
@@ -26,9 +26,11 @@ AXE_OPTIONS = {"runOnly": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa
 #: Seats per game, and random moves played through the API before the phones look.
 GAMES = {"seventh-heaven": (4, 8), "heuchel-meuchel": (3, 60), "skyrunner": (3, 6),
          "climbers": (2, 3)}
-#: What a player presses Enter on: the next answer the move needs.
+#: What a player presses Enter on: the next answer the move needs (for a SkyRunner card
+#: chosen already, "Change my choice" first).
 ANSWER = ("[data-confirm-move], #picker .options button, #picker .options input, "
-          "#private .playable, svg.cl-3d [role=button], button.reach, button.landing")
+          "#private .playable, svg.cl-3d [role=button], button.reach, button.landing, "
+          "#picker [data-change]")
 
 
 def serious(page: Page) -> list[str]:
@@ -80,18 +82,6 @@ def answer_focused(page: Page) -> bool:
     return page.evaluate("(sel) => document.activeElement.matches(sel)", ANSWER)
 
 
-#: Counts the page's requests on their way and notes when the last request, swap or push
-#: ended: the page's focus moves 120 ms after the last of them, so a key's answer is read
-#: once the page has been quiet for longer than that.
-WATCH_REQUESTS = """() => {
-  if (window.__quiet) return;
-  const q = window.__quiet = {asking: 0, at: performance.now()};
-  const now = () => { q.at = performance.now(); };
-  document.addEventListener('htmx:before:request', () => { q.asking += 1; now(); });
-  document.addEventListener('htmx:finally:request', () => { q.asking -= 1; now(); });
-  document.addEventListener('htmx:after:swap', now);
-  document.addEventListener('htmx:ws:after:message:incoming', now);
-}"""
 #: Whether the key pressed has been answered: the move made (the turn line's seq moved
 #: on), or, the page quiet, the focus on an answer other than the one pressed (a new
 #: element, or the same one asking something else).

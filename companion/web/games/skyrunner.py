@@ -60,6 +60,14 @@ class SkyRunnerHelpers:
         return _("%(name)s’s climber, %(colour)s (%(letter)s)", name=name,
                  colour=self.colour(colour), letter=self.letter(colour))
 
+    def standing(self, view: Mapping[str, Any]) -> dict[str, str] | None:
+        """The pick that starts changing the card this seat has chosen, while the others
+        still choose; None when it has none. Until its phone asks for that pick, the phone
+        shows the card chosen and offers no other (``render.pick_context``)."""
+        if view.get("phase") == "choose" and view.get("choice"):
+            return {"type": "choose"}
+        return None
+
     def one_per_kind(self, cards: list[int]) -> list[int]:
         """One card of each kind and value, in order: alike cards are one button when the
         holder enters the card turned from a real deck (any of them is that card)."""

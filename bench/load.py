@@ -1,11 +1,11 @@
 """Load: many tables of phones on the real server, and how long a move takes to reach them.
 
 Run: .venv/bin/python bench/load.py [--tables T | --ramp 8,16,32] [--phones P]
-                                    [--duration S] [--worker gevent|gthread] [--threads N]
+                                    [--duration S] [--worker gthread] [--threads N]
                                     [--screens] [--floor] [--gc]
 
-For each step (a number of tables T) it starts the Procfile's gunicorn command, with
-``-k WORKER``, on 127.0.0.1 and a fresh database; creates T tables (every registered game
+For each step (a number of tables T) it starts the Procfile's gunicorn command (``-k
+WORKER`` if given) on 127.0.0.1 and a fresh database; creates T tables (every registered game
 in turn) through the JSON API, seats P players at each (clamped to the game's counts) and
 connects one real websocket per phone (``--screens`` adds the table screen's). Each table
 then plays random legal moves at a human pace: the mover (a seat whose phone says it may
@@ -18,8 +18,9 @@ and screens.
 ``--gc`` serves the same app with a timer on the garbage collector (bench/gcwatch.py) and
 reports, per step, its pauses by generation and what it tracks at the end.
 
-Each phone's HTTP calls come from their table's own loopback address (127.10.x.y), as
-phones on a LAN each have their own: the rate limit keys calls without a token by address.
+Each phone's HTTP calls and websocket come from their table's own loopback address
+(127.10.x.y), as phones on a LAN each have their own: the rate limit keys calls without a
+token by address, and the server holds a few dozen connections per address at most.
 
 It samples the gunicorn worker's CPU time and memory from /proc, reports p50/p95/p99 per
 step, and, with ``--ramp``, stops at the first step whose p99 reaches ``--target`` ms (the
@@ -32,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import http.client
 import json
 import math
 import os
@@ -59,7 +59,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.web.games import BY_ID  # noqa: E402
-from support.server_process import free_port, procfile_command  # noqa: E402
+from support.server_process import (  # noqa: E402
+    call_from,
+    connect_from,
+    free_port,
+    procfile_command,
+    request_from,
+)
 
 GAME_IDS = tuple(BY_ID)
 SECTION = re.compile(r'<section id="(?:status|screen-head)"[^>]*>')
@@ -92,7 +98,7 @@ def proc_status(pid: int) -> dict[str, int]:
 class Server:
     """The Procfile's gunicorn on 127.0.0.1, in its own process group."""
 
-    def __init__(self, worker: str, threads: int, workdir: Path, port: int,
+    def __init__(self, worker: str | None, threads: int, workdir: Path, port: int,
                  app: str | None = None) -> None:
         self.worker, self.threads, self.workdir, self.port = worker, threads, workdir, port
         self.app = app
@@ -108,7 +114,8 @@ class Server:
         command = procfile_command()
         if self.app:
             command[-1] = self.app  # the Procfile's last word is the app to serve
-        command += ["-k", self.worker]
+        if self.worker:
+            command += ["-k", self.worker]
         command[0] = str(Path(sys.executable).with_name(command[0]))
         self.log_path = self.workdir / f"server-{self.port}.log"
         with self.log_path.open("ab") as log:
@@ -185,38 +192,16 @@ class ApiError(Exception):
     pass
 
 
-def request(port: int, method: str, path: str, body: str | None, headers: dict[str, str],
-            source: str) -> tuple[int, bytes]:
-    """One HTTP call on a connection of its own, from ``source``: its status and body."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=HTTP_TIMEOUT,
-                                      source_address=(source, 0))
-    try:
-        conn.request(method, path, body=body, headers=headers)
-        response = conn.getresponse()
-        return response.status, response.read()
-    finally:
-        conn.close()
-
-
-def call(port: int, method: str, path: str, body: Any = None, token: str | None = None,
-         source: str = "127.0.0.1") -> tuple[int, Any]:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    status, data = request(port, method, path, None if body is None else json.dumps(body),
-                           headers, source)
-    return status, json.loads(data) if data else None
-
-
 def tap(port: int, code: str, token: str, move: Any, seq: int, client_move_id: str,
         source: str) -> tuple[int, int | None]:
     """A move made as a phone makes it: the form its picker posts, answered with the
     phone's regions. Returns the status and the seq the answer shows."""
     body = urllib.parse.urlencode({"move": json.dumps(move), "seq": seq,
                                    "client_move_id": client_move_id})
-    status, data = request(port, "POST", f"/t/{code}/move", body, {
+    status, data = request_from(port, "POST", f"/t/{code}/move", body, {
         "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
-        "Origin": f"http://127.0.0.1:{port}", "Cookie": f"seat_{code}={token}"}, source)
+        "Origin": f"http://127.0.0.1:{port}", "Cookie": f"seat_{code}={token}"}, source,
+        HTTP_TIMEOUT)
     html = data.decode()
     found = SECTION.search(html)
     shown = dict(ATTR.findall(found.group(0))).get("seq") if found else None
@@ -299,15 +284,15 @@ class Receiver(threading.Thread):
 
 def set_up(table: Table, port: int, screens: bool) -> None:
     table.source = f"127.10.{table.index // 200}.{table.index % 200 + 1}"
-    status, body = call(port, "POST", "/api/tables",
-                        {"game": table.game, "players": table.players,
-                         "seed": 1000 + table.index}, source=table.source)
+    status, body = call_from(port, "POST", "/api/tables",
+                             {"game": table.game, "players": table.players,
+                              "seed": 1000 + table.index}, source=table.source)
     if status != 201:
         raise ApiError(f"create {table.game}: {status} {body}")
     table.code, table.host = body["code"], body["host_token"]
     for seat in range(table.players):
-        status, body = call(port, "POST", f"/api/tables/{table.code}/seats",
-                            {"name": f"P{seat}", "seat": seat}, source=table.source)
+        status, body = call_from(port, "POST", f"/api/tables/{table.code}/seats",
+                                 {"name": f"P{seat}", "seat": seat}, source=table.source)
         if status != 201:
             raise ApiError(f"join {table.code}: {status} {body}")
         table.sockets.append(Socket(seat, body["token"]))
@@ -317,7 +302,8 @@ def set_up(table: Table, port: int, screens: bool) -> None:
         cookie = f"seat_{table.code}={sock.token}" if sock.token else ""
         sock.ws = websocket.create_connection(
             f"ws://127.0.0.1:{port}/t/{table.code}/ws", timeout=HTTP_TIMEOUT,
-            origin=f"http://127.0.0.1:{port}", cookie=cookie)
+            origin=f"http://127.0.0.1:{port}", cookie=cookie,
+            socket=connect_from(port, table.source, HTTP_TIMEOUT))
 
 
 def start_match(table: Table, port: int) -> None:
@@ -325,8 +311,8 @@ def start_match(table: Table, port: int) -> None:
         for sock in table.sockets:
             sock.seen.clear()
             sock.sizes.clear()
-    status, body = call(port, "POST", f"/api/tables/{table.code}/start", {"first_seat": 0},
-                        token=table.host, source=table.source)
+    status, body = call_from(port, "POST", f"/api/tables/{table.code}/start", {"first_seat": 0},
+                             token=table.host, source=table.source)
     if status != 200:
         raise ApiError(f"start {table.code}: {status} {body}")
     with table.cond:  # the lobby's seq is the start's too: wait for the game to show
@@ -352,8 +338,8 @@ class Results:
 def chose_already(port: int, table: Table, sock: Socket) -> bool:
     """Whether this seat's secret choice is made: players choose once and wait, and a
     changed choice is pushed to nobody, so it would leave the others' sockets waiting."""
-    status, body = call(port, "GET", f"/api/tables/{table.code}/view", token=sock.token,
-                        source=table.source)
+    status, body = call_from(port, "GET", f"/api/tables/{table.code}/view", token=sock.token,
+                             source=table.source)
     return status == 200 and body["view"].get("choice") is not None
 
 
@@ -378,8 +364,8 @@ def play(table: Table, port: int, rng: random.Random, measure_from: float, deadl
         rng.shuffle(turn)
         choice = None
         for sock in turn:
-            status, body = call(port, "GET", f"/api/tables/{table.code}/moves",
-                                token=sock.token, source=table.source)
+            status, body = call_from(port, "GET", f"/api/tables/{table.code}/moves",
+                                     token=sock.token, source=table.source)
             # Players set up without taking a card back (Heuchel & Meuchel's "lift").
             moves = [m for m in body.get("moves", []) if m["type"] != "lift"] \
                 if status == 200 else []
@@ -402,9 +388,9 @@ def play(table: Table, port: int, rng: random.Random, measure_from: float, deadl
                                 table.source)
             body = {"seq": shown, "error": "the phone's answer"}
         else:
-            status, body = call(port, "POST", f"/api/tables/{table.code}/moves",
-                                {"move": move, "seq": seq, "client_move_id": client_move_id},
-                                token=sock.token, source=table.source)
+            status, body = call_from(port, "POST", f"/api/tables/{table.code}/moves",
+                                     {"move": move, "seq": seq, "client_move_id": client_move_id},
+                                     token=sock.token, source=table.source)
         answered = time.perf_counter()
         if status != 200:
             with results.lock:
@@ -545,7 +531,7 @@ def served_app(args: argparse.Namespace) -> str | None:
 
 def collector_report(port: int, objects: bool = False) -> dict[str, Any]:
     """The server's garbage collector since the last report (``bench/gcwatch.py``)."""
-    status, report = call(port, "GET", "/bench/gc?objects=1" if objects else "/bench/gc")
+    status, report = call_from(port, "GET", "/bench/gc?objects=1" if objects else "/bench/gc")
     if status != 200:
         raise ApiError(f"GET /bench/gc: {status}")
     found: dict[str, Any] = report
@@ -599,7 +585,8 @@ def main() -> None:
     parser.add_argument("--screens", action="store_true", help="a table screen per table too")
     parser.add_argument("--duration", type=float, default=45, help="measured seconds per step")
     parser.add_argument("--warmup", type=float, default=3, help="unmeasured seconds first")
-    parser.add_argument("--worker", default="gevent", help="gunicorn worker class (-k)")
+    parser.add_argument("--worker", help="gunicorn worker class (-k); default the "
+                        "Procfile's, companion/worker.py")
     parser.add_argument("--threads", type=int, default=512,
                         help="COMPANION_THREADS, for --worker gthread (default 512)")
     parser.add_argument("--taps", action="store_true",
@@ -622,7 +609,8 @@ def main() -> None:
     if any(s < 1 or s > 1000 for s in steps) or not 1 <= args.phones <= 6:
         parser.error("1-1000 tables and 1-6 phones per table")
     print(f"# {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()},"
-          f" worker {args.worker}, threads {args.threads}, {args.phones} phones per table"
+          f" worker {args.worker or 'companion.worker'}, threads {args.threads},"
+          f" {args.phones} phones per table"
           f"{' + a screen' if args.screens else ''}, {args.duration:.0f} s per step"
           f" after {args.warmup:.0f} s warm-up, think 1-3 s"
           f"{', pushes drawing nothing (bench/floor.py)' if args.floor else ''}"

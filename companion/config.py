@@ -9,6 +9,12 @@ from typing import ClassVar
 from companion.paths import TRANSLATIONS
 
 DEFAULT_PORT = 5000
+#: Connections one client address may hold at once: a phone holds its websocket and a few
+#: keep-alive connections, a laptop showing several table screens some more.
+CONNECTIONS_PER_ADDRESS = 50
+#: The environ key the server's worker (``companion/worker.py``) sets on a request that came
+#: on a connection over its address's cap: the app answers it with a refusal.
+OVER_CONNECTION_CAP = "companion.over_connection_cap"
 
 
 def listen_address(environ: Mapping[str, str] = os.environ) -> str:
@@ -26,6 +32,12 @@ def public_port(environ: Mapping[str, str] = os.environ) -> int:
         return int(explicit)
     _, _, port = listen_address(environ).rpartition(":")
     return int(port) if port.isdigit() else DEFAULT_PORT
+
+
+def connections_per_address(environ: Mapping[str, str] = os.environ) -> int:
+    """How many connections one client address may hold: ``COMPANION_CONNECTIONS_PER_ADDRESS``,
+    else ``CONNECTIONS_PER_ADDRESS``."""
+    return int(environ.get("COMPANION_CONNECTIONS_PER_ADDRESS") or CONNECTIONS_PER_ADDRESS)
 
 
 class Config:

@@ -15,7 +15,8 @@ from companion.config import listen_address
 
 bind = listen_address()
 workers = 1
-worker_class = "gevent"
+# gunicorn's gevent worker, with the limits a guest on the wifi meets (companion/worker.py).
+worker_class = "companion.worker.CompanionWorker"
 # Open connections at most (each phone and table screen holds one websocket).
 worker_connections = int(os.environ.get("COMPANION_CONNECTIONS", "2000"))
 # Only for a thread worker (`-k gthread`, as bench/load.py compares): each websocket then

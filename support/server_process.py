@@ -29,6 +29,7 @@ from typing import Any
 
 import websocket
 
+from companion.config import CONNECTIONS_PER_ADDRESS
 from companion.games.base import IllegalMove
 from companion.web.games import BY_ID
 
@@ -94,10 +95,49 @@ def call_json(base: str, method: str, path: str, body: Any = None,
         return error.code, json.loads(error.read())
 
 
+def connect_from(port: int, source: str, timeout: float = 10) -> socket.socket:
+    """A connection to the server on ``port`` from the loopback address ``source``: Linux
+    routes all of 127.0.0.0/8 to this machine, so each is a client address of its own."""
+    return socket.create_connection(("127.0.0.1", port), timeout=timeout,
+                                    source_address=(source, 0))
+
+
+def request_from(port: int, method: str, path: str, body: str | bytes | None,
+                 headers: dict[str, str], source: str = "127.0.0.1",
+                 timeout: float = 10) -> tuple[int, bytes]:
+    """One HTTP call to the server on ``port``, on a connection of its own from the loopback
+    address ``source`` (a phone of its own: the limits count by address): its status and
+    body."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout,
+                                      source_address=(source, 0))
+    try:
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def call_from(port: int, method: str, path: str, body: Any = None, token: str | None = None,
+              source: str = "127.0.0.1", timeout: float = 10) -> tuple[int, Any]:
+    """A JSON API call from the loopback address ``source`` (``request_from``): the status
+    and the decoded answer, refusals included."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    status, data = request_from(port, method, path,
+                                None if body is None else json.dumps(body), headers, source,
+                                timeout)
+    return status, json.loads(data) if data else None
+
+
 class ServerProcess:
-    def __init__(self, database: Path, port: int | None = None) -> None:
+    def __init__(self, database: Path, port: int | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self.database = database
         self.port = port or free_port()
+        #: More of the server's environment (settings, ``GUNICORN_CMD_ARGS``).
+        self.env = env or {}
         self.process: subprocess.Popen[bytes] | None = None
         self.log: Any = None
 
@@ -108,7 +148,7 @@ class ServerProcess:
     def start(self) -> ServerProcess:
         env = dict(os.environ, COMPANION_DATABASE=str(self.database),
                    COMPANION_BIND=f"127.0.0.1:{self.port}", COMPANION_HOST="127.0.0.1",
-                   COMPANION_PORT=str(self.port), COMPANION_SEEDED_DEALS="1")
+                   COMPANION_PORT=str(self.port), COMPANION_SEEDED_DEALS="1", **self.env)
         command = procfile_command()
         command[0] = str(Path(sys.executable).with_name(command[0]))
         self._close_log()
@@ -431,7 +471,10 @@ class FaultRun:
 
     def __init__(self, directory: Path, tables: int = 3, seed: int = 1,
                  say: Any = None) -> None:
-        self.server = ServerProcess(directory / "faults.sqlite")
+        # Every phone and seat of the run connects from 127.0.0.1: eight connections a
+        # table at most (its websockets, its seats' calls, the checks).
+        self.server = ServerProcess(directory / "faults.sqlite", env={
+            "COMPANION_CONNECTIONS_PER_ADDRESS": str(max(CONNECTIONS_PER_ADDRESS, 8 * tables))})
         self.rng = random.Random(seed)
         self.seed = seed
         self.table_count = tables

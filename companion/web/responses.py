@@ -58,7 +58,8 @@ STATUS_OF_RULE = {
     "table.seats-missing": 409, "table.not-playing": 409, "table.stale": 409,
     "table.moved-on": 409, "table.no-such-move": 409, "table.too-many-host-links": 409,
     "table.no-such-host-link": 409,
-    "table.too-large": 413, "table.no-free-code": 503,
+    "table.too-slow": 408, "table.too-large": 413, "table.no-free-code": 503,
+    "table.too-many-connections": 503,
     "table.too-fast": 429, "table.too-many-tables": 429,
     "table.server-error": 500,
 }

@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
+from companion.config import OVER_CONNECTION_CAP
 from companion.web.hosts import host_allowed
 from companion.web.responses import refusal_response
 
@@ -24,8 +25,12 @@ STATUS_RULES = {
     403: "table.bad-origin",
     404: "table.not-found",
     405: "table.method",
+    408: "table.too-slow",
     413: "table.too-large",
 }
+
+#: Seconds a device over its cap of connections is told to wait before it tries again.
+CONNECTIONS_RETRY_SECONDS = 10
 
 
 #: Scripts and style sheets: a policy, a referrer rule or a frame rule governs the document
@@ -60,9 +65,19 @@ def handshake_complete() -> bool:
         request.headers.get("Sec-WebSocket-Version") == "13"
 
 
+def too_many_connections() -> Response:
+    """The answer on a connection over its address's cap (``companion/worker.py``), the
+    only one it gets before it is closed."""
+    response = refusal_response("table.too-many-connections")
+    response.headers["Retry-After"] = str(CONNECTIONS_RETRY_SECONDS)
+    return response
+
+
 def init_app(app: Flask) -> None:
     @app.before_request
     def check_request() -> Response | None:
+        if request.environ.get(OVER_CONNECTION_CAP):
+            return too_many_connections()
         if not host_allowed():
             return refusal_response("table.bad-host")
         limit = current_app.config["MAX_CONTENT_LENGTH"]

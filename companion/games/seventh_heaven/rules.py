@@ -20,7 +20,7 @@ from companion.games.base import (
     is_int,
     is_seat,
 )
-from companion.games.declared import check_declared
+from companion.games.checks import Check, Order, named, well_formed
 from companion.games.seventh_heaven import board, types
 from companion.games.seventh_heaven.data import (
     CARD_COUNT,
@@ -30,11 +30,6 @@ from companion.games.seventh_heaven.data import (
     WHITE,
 )
 
-PHASE_TYPES: dict[str, frozenset[str]] = {
-    "play": frozenset({"move", "swap", "play", "pass"}),
-    "event-swap": frozenset({"event-swap", "decline"}),
-    "discard": frozenset({"discard"}),
-}
 COLOUR_KEYS = ("piece", "give", "take")
 MAX_DRAW = 4
 FOOT_STEPS = (1, 2, 3)
@@ -45,109 +40,260 @@ def _malformed(problem: str) -> IllegalMove:
     return IllegalMove("7h.move.malformed", problem=problem)
 
 
-def check_values(move: Move) -> None:
-    """The values of a well-formed move name real things: a card, colours, numbers; a
-    special card carries exactly the parameters it needs."""
-    if "card" in move:
-        card = move["card"]
-        if not 0 <= card < CARD_COUNT:
-            raise IllegalMove("7h.card.not-in-hand", card=card)
-        if move["type"] == "play":
-            special = CARDS[card]["special"]
-            if special is None:
-                raise IllegalMove("7h.card.wrong-kind", card=card)
-            expected = SPECIAL_PARAMS[special] | {"type", "card"}
-            if set(move) != expected:
-                raise _malformed("expected keys " + ", ".join(sorted(expected)))
+def check(state: State, seat: int, move: Any) -> None:
+    """Raise IllegalMove unless ``seat`` may make ``move`` in ``state``: the first of
+    ``ORDER``'s checks that the move fails."""
+    ORDER.enforce(state, seat, move)
+
+
+# --- every move -----------------------------------------------------------------------
+
+
+@named("over")
+def _over(state: State, seat: int, move: Any) -> IllegalMove | None:
+    return IllegalMove("7h.game.over") if state["phase"] == "over" else None
+
+
+_shape = well_formed(types.Move, "7h.move.malformed")
+
+
+@named("card")
+def _card(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """A card that exists."""
+    if "card" in move and not 0 <= move["card"] < CARD_COUNT:
+        return IllegalMove("7h.card.not-in-hand", card=move["card"])
+    return None
+
+
+@named("special")
+def _special(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """A card played for its own effect is a special card."""
+    if move["type"] == "play" and CARDS[move["card"]]["special"] is None:
+        return IllegalMove("7h.card.wrong-kind", card=move["card"])
+    return None
+
+
+@named("values")
+def _values(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """A special card carries exactly the parameters it needs; colours are colours; the
+    cards discarded are listed once each, in order."""
+    if move["type"] == "play":
+        expected = SPECIAL_PARAMS[CARDS[move["card"]]["special"]] | {"type", "card"}
+        if set(move) != expected:
+            return _malformed("expected keys " + ", ".join(sorted(expected)))
     for key in COLOUR_KEYS:
         if key in move and move[key] not in COLOURS:
-            raise _malformed(f"{key} must be a colour")
+            return _malformed(f"{key} must be a colour")
     if "cards" in move and move["cards"] != sorted(set(move["cards"])):
-        raise _malformed("cards must be sorted and distinct")
+        return _malformed("cards must be sorted and distinct")
+    return None
 
 
-def check(state: State, seat: int, move: Any) -> None:
-    """Raise IllegalMove unless ``seat`` may make ``move`` in ``state``."""
-    if state["phase"] == "over":
-        raise IllegalMove("7h.game.over")
-    check_declared(move, types.Move, "7h.move.malformed")
-    check_values(move)
+@named("seat")
+def _seat(state: State, seat: int, move: Move) -> IllegalMove | None:
     if not is_seat(state, seat) or seat not in board.deciders(state):
-        raise IllegalMove("7h.turn.wait", seat=seat)
-    if move["type"] not in PHASE_TYPES[state["phase"]]:
-        raise _decision_first(state, seat)
-    if state["phase"] == "event-swap":
-        _check_event(state, seat, move)
-    elif state["phase"] == "discard":
-        _check_discard(state, seat, move)
-    else:
-        _check_play(state, seat, move)
+        return IllegalMove("7h.turn.wait", seat=seat)
+    return None
 
 
-def _decision_first(state: State, seat: int) -> IllegalMove:
-    """The decision this seat must make before anything else, named with its space."""
+# --- the decision that comes first ------------------------------------------------------
+
+
+@named("event-first")
+def _event_first(state: State, seat: int, move: Move) -> IllegalMove | None:
     if state["phase"] == "event-swap":
         return IllegalMove("7h.event.first", space=state["pending"]["space"])
+    return None
+
+
+@named("discard-first")
+def _discard_first(state: State, seat: int, move: Move) -> IllegalMove | None:
     if state["phase"] == "discard":
         return IllegalMove("7h.three-cards.first",
                            count=min(THREE, len(board.hand(state, seat))))
-    return IllegalMove("7h.turn.phase")
+    return None
 
 
-def check_swap(state: State, seat: int, take: str, give: str) -> None:
-    """The shared rules of every partner-card exchange (coloured card, Heart, event)."""
-    mine = board.own(state, seat)
-    if give not in mine:
-        raise IllegalMove("7h.swap.give-own", give=give)
-    if take in mine:
-        raise IllegalMove("7h.swap.already-held", take=take)
-    for colour in (take, give):
-        if board.in_heaven(state, colour):
-            raise IllegalMove("7h.swap.heaven-fixed", colour=colour)
+@named("moment")
+def _moment(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """An answer nobody is asked for during the play."""
+    return IllegalMove("7h.turn.phase") if state["phase"] == "play" else None
 
 
-def _check_event(state: State, seat: int, move: Move) -> None:
-    if move["type"] == "decline":
-        if state["pending"]["must"]:
-            raise IllegalMove("7h.event.disco", space=state["pending"]["space"])
-        return
-    check_swap(state, seat, move["take"], move["give"])
+# --- the card played ------------------------------------------------------------------
 
 
-def _check_discard(state: State, seat: int, move: Move) -> None:
-    held = board.hand(state, seat)
-    count = min(THREE, len(held))
-    if len(move["cards"]) != count:
-        raise IllegalMove("7h.three-cards.discard", count=count)
-    for card in move["cards"]:
-        if card not in held:
-            raise IllegalMove("7h.card.not-in-hand", card=card)
+@named("in-hand")
+def _in_hand(state: State, seat: int, move: Move) -> IllegalMove | None:
+    if move["card"] not in board.hand(state, seat):
+        return IllegalMove("7h.card.not-in-hand", card=move["card"])
+    return None
 
 
-def _check_play(state: State, seat: int, move: Move) -> None:
-    card_id = move["card"]
-    if card_id not in board.hand(state, seat):
-        raise IllegalMove("7h.card.not-in-hand", card=card_id)
-    card = CARDS[card_id]
-    kind = move["type"]
+@named("opening")
+def _opening(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """The game's very first card moves a piece forward with a number."""
+    card = CARDS[move["card"]]
     if state["first_card"] and not (
-        kind == "move" and card["kind"] == "number" and card["value"] > 0
+        move["type"] == "move" and card["kind"] == "number" and card["value"] > 0
     ):
-        raise IllegalMove("7h.first.forward-number", card=card_id)
-    if kind == "pass":
-        if not dead(state, card_id) and any(True for _ in _candidates(state, seat)):
-            raise IllegalMove("7h.turn.pass", card=card_id)
-        return
-    if kind in ("move", "swap") and card["kind"] not in ("number", "arrow"):
-        raise IllegalMove("7h.card.wrong-kind", card=card_id)
-    if kind == "move":
-        _check_piece_move(state, card, move["piece"])
-    elif kind == "swap":
-        if card["colour"] == WHITE:
-            raise IllegalMove("7h.swap.coloured-only", card=card_id)
-        check_swap(state, seat, card["colour"], move["give"])
-    else:
-        _check_special(state, seat, card["special"], move)
+        return IllegalMove("7h.first.forward-number", card=move["card"])
+    return None
+
+
+@named("pass")
+def _pass(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """A card laid down for nothing: one of no significance, or when no card can act."""
+    if not dead(state, move["card"]) and any(True for _ in _candidates(state, seat)):
+        return IllegalMove("7h.turn.pass", card=move["card"])
+    return None
+
+
+@named("card-kind")
+def _card_kind(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """Pieces move, and partner cards swap, with a number or an arrow."""
+    if CARDS[move["card"]]["kind"] not in ("number", "arrow"):
+        return IllegalMove("7h.card.wrong-kind", card=move["card"])
+    return None
+
+
+@named("colour")
+def _colour(state: State, seat: int, move: Move) -> IllegalMove | None:
+    colour = CARDS[move["card"]]["colour"]
+    if colour != WHITE and move["piece"] != colour:
+        return IllegalMove("7h.move.colour", colour=colour, piece=move["piece"])
+    return None
+
+
+@named("in-heaven")
+def _in_heaven(state: State, seat: int, move: Move) -> IllegalMove | None:
+    if board.in_heaven(state, move["piece"]):
+        return IllegalMove("7h.move.in-heaven", piece=move["piece"])
+    return None
+
+
+@named("backward")
+def _backward(state: State, seat: int, move: Move) -> IllegalMove | None:
+    card, piece = CARDS[move["card"]], move["piece"]
+    if card["kind"] == "number" and state["pieces"][piece] + card["value"] < 0:
+        return IllegalMove("7h.move.backward-limit", piece=piece)
+    return None
+
+
+@named("nothing-ahead")
+def _nothing_ahead(state: State, seat: int, move: Move) -> IllegalMove | None:
+    if CARDS[move["card"]]["kind"] == "arrow" and board.next_ahead(state, move["piece"]) is None:
+        return IllegalMove("7h.arrow.nothing-ahead", piece=move["piece"])
+    return None
+
+
+@named("coloured-only")
+def _coloured_only(state: State, seat: int, move: Move) -> IllegalMove | None:
+    if CARDS[move["card"]]["colour"] == WHITE:
+        return IllegalMove("7h.swap.coloured-only", card=move["card"])
+    return None
+
+
+# --- partner cards --------------------------------------------------------------------
+
+
+def _exchange(move: Move) -> tuple[str, str] | None:
+    """The partner colours a move takes and gives: a coloured card's swap takes the card's
+    colour; the Heart and an event space name both; other moves exchange nothing."""
+    if move["type"] == "swap":
+        return CARDS[move["card"]]["colour"], move["give"]
+    if "take" in move:
+        return move["take"], move["give"]
+    return None
+
+
+@named("give-own")
+def _give_own(state: State, seat: int, move: Move) -> IllegalMove | None:
+    exchange = _exchange(move)
+    if exchange is not None and exchange[1] not in board.own(state, seat):
+        return IllegalMove("7h.swap.give-own", give=exchange[1])
+    return None
+
+
+@named("already-held")
+def _already_held(state: State, seat: int, move: Move) -> IllegalMove | None:
+    exchange = _exchange(move)
+    if exchange is not None and exchange[0] in board.own(state, seat):
+        return IllegalMove("7h.swap.already-held", take=exchange[0])
+    return None
+
+
+@named("heaven-fixed")
+def _heaven_fixed(state: State, seat: int, move: Move) -> IllegalMove | None:
+    for colour in _exchange(move) or ():
+        if board.in_heaven(state, colour):
+            return IllegalMove("7h.swap.heaven-fixed", colour=colour)
+    return None
+
+
+# --- special cards ----------------------------------------------------------------------
+
+
+def _special_of(move: Move) -> str | None:
+    return CARDS[move["card"]]["special"]
+
+
+@named("mushroom-count")
+def _mushroom_count(state: State, seat: int, move: Move) -> IllegalMove | None:
+    if _special_of(move) != "mushroom":
+        return None
+    deck = len(state["deck"])
+    allowed = range(1, min(MAX_DRAW, deck) + 1) if deck else range(1)
+    return None if move["count"] in allowed else IllegalMove("7h.mushroom.count",
+                                                             count=move["count"])
+
+
+@named("foot-steps")
+def _foot_steps(state: State, seat: int, move: Move) -> IllegalMove | None:
+    if _special_of(move) == "foot" and move["steps"] not in FOOT_STEPS:
+        return IllegalMove("7h.foot.steps", steps=move["steps"])
+    return None
+
+
+@named("first-piece")
+def _first_piece(state: State, seat: int, move: Move) -> IllegalMove | None:
+    if _special_of(move) == "foot" and move["piece"] not in board.leaders(state):
+        return IllegalMove("7h.foot.first-piece", piece=move["piece"])
+    return None
+
+
+@named("own-piece")
+def _own_piece(state: State, seat: int, move: Move) -> IllegalMove | None:
+    piece = move.get("piece")
+    if _special_of(move) == "finger" and (piece not in board.own(state, seat)
+                                          or board.in_heaven(state, piece)):
+        return IllegalMove("7h.finger.own-piece", piece=piece)
+    return None
+
+
+# --- the answers of a decision ----------------------------------------------------------
+
+
+@named("disco")
+def _disco(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """A Disco space's swap is not declined."""
+    if state["pending"]["must"]:
+        return IllegalMove("7h.event.disco", space=state["pending"]["space"])
+    return None
+
+
+@named("discard-count")
+def _discard_count(state: State, seat: int, move: Move) -> IllegalMove | None:
+    count = min(THREE, len(board.hand(state, seat)))
+    return None if len(move["cards"]) == count else IllegalMove("7h.three-cards.discard",
+                                                                count=count)
+
+
+@named("discard-held")
+def _discard_held(state: State, seat: int, move: Move) -> IllegalMove | None:
+    held = board.hand(state, seat)
+    missing = [card for card in move["cards"] if card not in held]
+    return IllegalMove("7h.card.not-in-hand", card=missing[0]) if missing else None
 
 
 def dead(state: State, card_id: int) -> bool:
@@ -157,35 +303,39 @@ def dead(state: State, card_id: int) -> bool:
     return colour in COLOURS and board.in_heaven(state, colour)
 
 
-def _check_piece_move(state: State, card: dict[str, Any], piece: str) -> None:
-    if card["colour"] != WHITE and piece != card["colour"]:
-        raise IllegalMove("7h.move.colour", colour=card["colour"], piece=piece)
-    if board.in_heaven(state, piece):
-        raise IllegalMove("7h.move.in-heaven", piece=piece)
-    if card["kind"] == "number":
-        if state["pieces"][piece] + card["value"] < 0:
-            raise IllegalMove("7h.move.backward-limit", piece=piece)
-    elif board.next_ahead(state, piece) is None:
-        raise IllegalMove("7h.arrow.nothing-ahead", piece=piece)
+_PLAY = (_event_first, _discard_first, _in_hand, _opening)
+_EXCHANGE = (_give_own, _already_held, _heaven_fixed)
+#: The checks of a card played, but the first ones (``_PLAY``): the play's own.
+PLAY_ORDER: dict[str, tuple[Check, ...]] = {
+    "move": (_card_kind, _colour, _in_heaven, _backward, _nothing_ahead),
+    "swap": (_card_kind, _coloured_only, *_EXCHANGE),
+    "play": (*_EXCHANGE, _mushroom_count, _foot_steps, _first_piece, _own_piece),
+    "pass": (_pass,),
+}
+#: Every check a move goes through, in order (docs/games/seventh-heaven.md, "Which rule a
+#: refusal names").
+ORDER = Order(
+    first=(_over, _shape, _card, _special, _values, _seat),
+    by_kind={
+        **{kind: (*_PLAY, *checks) for kind, checks in PLAY_ORDER.items()},
+        "event-swap": (_discard_first, _moment, *_EXCHANGE),
+        "decline": (_discard_first, _moment, _disco),
+        "discard": (_event_first, _moment, _discard_count, _discard_held),
+    },
+)
 
 
-def _check_special(state: State, seat: int, special: str, move: Move) -> None:
-    if special == "heart":
-        check_swap(state, seat, move["take"], move["give"])
-    elif special == "mushroom":
-        deck = len(state["deck"])
-        allowed = range(1, min(MAX_DRAW, deck) + 1) if deck else range(1)
-        if move["count"] not in allowed:
-            raise IllegalMove("7h.mushroom.count", count=move["count"])
-    elif special == "foot":
-        if move["steps"] not in FOOT_STEPS:
-            raise IllegalMove("7h.foot.steps", steps=move["steps"])
-        if move["piece"] not in board.leaders(state):
-            raise IllegalMove("7h.foot.first-piece", piece=move["piece"])
-    elif special == "finger":
-        piece = move["piece"]
-        if piece not in board.own(state, seat) or board.in_heaven(state, piece):
-            raise IllegalMove("7h.finger.own-piece", piece=piece)
+def _decision_first(state: State, seat: int) -> IllegalMove:
+    """The decision this seat must make before anything else, named with its space."""
+    return (_event_first(state, seat, {}) or _discard_first(state, seat, {})
+            or IllegalMove("7h.turn.phase"))
+
+
+def _playable(state: State, seat: int, move: Move) -> bool:
+    """Whether a card of the seat's hand may make ``move`` in the play (its checks but
+    those of whose turn and moment it is)."""
+    return not any(step(state, seat, move) for step in (_in_hand, _opening,
+                                                        *PLAY_ORDER[move["type"]]))
 
 
 def _special_candidates(card_id: int, special: str, seat_colours: list[str]) -> list[Move]:
@@ -213,12 +363,7 @@ def _candidates(state: State, seat: int) -> Iterator[Move]:
         else:
             options = [{"type": "move", "card": card_id, "piece": piece} for piece in COLOURS]
             options += [{"type": "swap", "card": card_id, "give": give} for give in mine]
-        for move in options:
-            try:
-                _check_play(state, seat, move)
-            except IllegalMove:
-                continue
-            yield move
+        yield from (move for move in options if _playable(state, seat, move))
 
 
 def _attempts(state: State, seat: int, card_id: Any) -> list[Move]:

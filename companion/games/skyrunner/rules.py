@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import IllegalMove, Move, State, first_refusal, is_int, is_seat
-from companion.games.declared import check_declared
+from companion.games.checks import Order, named, well_formed
 from companion.games.skyrunner import building, types
 from companion.games.skyrunner.data import CARD_COUNT, CARDS, SABOTAGE_DROP, kind
 
@@ -28,45 +28,209 @@ def check_values(move: Move) -> None:
 
 
 def check(state: State, seat: int, move: Any) -> None:
-    if state["phase"] == "over":
-        raise IllegalMove("sr.game.over")
-    if not is_seat(state, seat):
-        raise IllegalMove("sr.turn.wait")
-    check_declared(move, types.Move, "sr.move.malformed")
-    check_values(move)
-    phase, kind_ = state["phase"], move["type"]
-    if phase == "turn":
-        if seat != state["holder"]:
-            raise IllegalMove("sr.turn.wait")
-        if kind_ != "turn":
-            raise IllegalMove("sr.deck.first" if kind_ == "choose" else "sr.turn.phase")
-        if move["card"] not in state["deck"]:
-            raise IllegalMove("sr.deck.not-in-deck")
-        return
-    if phase == "choose":
-        if kind_ != "choose":
-            raise IllegalMove("sr.turn.phase")
-        _check_choice(state, seat, move["card"])
-        return
+    """Raise IllegalMove unless ``seat`` may make ``move``: the first of ``ORDER``'s checks
+    that the move fails."""
+    ORDER.enforce(state, seat, move)
+
+
+# --- every move -----------------------------------------------------------------------
+
+
+@named("over")
+def _over(state: State, seat: int, move: Any) -> IllegalMove | None:
+    return IllegalMove("sr.game.over") if state["phase"] == "over" else None
+
+
+@named("seat")
+def _seat(state: State, seat: int, move: Any) -> IllegalMove | None:
+    return None if is_seat(state, seat) else IllegalMove("sr.turn.wait")
+
+
+_shape = well_formed(types.Move, "sr.move.malformed", check_values)
+
+
+# --- whose decision, and which ----------------------------------------------------------
+
+
+@named("holder")
+def _holder(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """The deck's card is turned by its holder, and nobody else acts meanwhile."""
+    if state["phase"] == "turn" and seat != state["holder"]:
+        return IllegalMove("sr.turn.wait")
+    return None
+
+
+@named("deck-first")
+def _deck_first(state: State, seat: int, move: Move) -> IllegalMove | None:
+    return IllegalMove("sr.deck.first") if state["phase"] == "turn" else None
+
+
+@named("decider")
+def _decider(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """While the round resolves, only the seat a decision waits for acts."""
     pending = state["pending"]
-    if pending is None or seat != pending["seat"]:
-        raise IllegalMove("sr.turn.wait")
-    if move not in pending_moves(state):
-        raise _pending_refusal(state, move)
+    if state["phase"] == "resolve" and (pending is None or seat != pending["seat"]):
+        return IllegalMove("sr.turn.wait")
+    return None
 
 
-def _check_choice(state: State, seat: int, card: int) -> None:
-    if card not in state["hands"][str(seat)]:
-        raise IllegalMove("sr.choose.not-in-hand")
-    if state["choices"][str(seat)] == card:
-        raise IllegalMove("sr.choose.same")
+@named("decision-first")
+def _decision_first(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """A card, while a decision waits: the decision, named."""
+    if state["phase"] == "resolve":
+        return IllegalMove(f"sr.{state['pending']['kind']}.first")
+    return None
+
+
+#: The moment each kind of move answers.
+MOMENT = {"turn": "turn", "choose": "choose", "climb": "resolve", "fall": "resolve",
+          "sabotage": "resolve", "lost": "resolve", "keep": "resolve"}
+#: The moves each decision of the resolution takes.
+ANSWERS = {"climb": {"climb"}, "fall": {"fall"}, "target": {"sabotage", "lost"},
+           "won": {"sabotage", "lost", "keep"}}
+
+
+@named("moment")
+def _moment(state: State, seat: int, move: Move) -> IllegalMove | None:
+    return IllegalMove("sr.turn.phase") if state["phase"] != MOMENT[move["type"]] else None
+
+
+@named("answer")
+def _answer(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """A move that answers the decision the resolution waits for."""
+    if move["type"] not in ANSWERS[state["pending"]["kind"]]:
+        return IllegalMove("sr.turn.phase")
+    return None
+
+
+# --- the deck and the secret choice -----------------------------------------------------
+
+
+@named("in-deck")
+def _in_deck(state: State, seat: int, move: Move) -> IllegalMove | None:
+    return IllegalMove("sr.deck.not-in-deck") if move["card"] not in state["deck"] else None
+
+
+@named("in-hand")
+def _in_hand(state: State, seat: int, move: Move) -> IllegalMove | None:
+    held = move["card"] in state["hands"][str(seat)]
+    return None if held else IllegalMove("sr.choose.not-in-hand")
+
+
+@named("same")
+def _same(state: State, seat: int, move: Move) -> IllegalMove | None:
+    return IllegalMove("sr.choose.same") if state["choices"][str(seat)] == move["card"] else None
+
+
+@named("bid-only")
+def _bid_only(state: State, seat: int, move: Move) -> IllegalMove | None:
     offer = state["offer"]
-    if offer is not None and kind(offer) == "fall" and kind(card) != "bid":
-        raise IllegalMove("sr.fall.bid-only")
-    if kind(card) == "equipment":
-        raise IllegalMove("sr.equipment.with-climb")
-    if kind(card) not in CHOOSABLE:
-        raise IllegalMove("sr.choose.not-in-hand")
+    if offer is not None and kind(offer) == "fall" and kind(move["card"]) != "bid":
+        return IllegalMove("sr.fall.bid-only")
+    return None
+
+
+@named("with-climb")
+def _with_climb(state: State, seat: int, move: Move) -> IllegalMove | None:
+    return IllegalMove("sr.equipment.with-climb") if kind(move["card"]) == "equipment" else None
+
+
+@named("choosable")
+def _choosable(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """A card of a kind chosen in secret (not a Fall, kept in hand)."""
+    return None if kind(move["card"]) in CHOOSABLE else IllegalMove("sr.choose.not-in-hand")
+
+
+# --- a climb ------------------------------------------------------------------------------
+
+
+def _reachable(state: State, points: int | None = None, equipment: int = 99,
+               pass_min: int | None = None) -> dict[tuple[int, int], int]:
+    """Where the climber the decision waits for reaches with the card it plays (or
+    ``points``), with ``equipment`` (``pass_min``: the least card that passes, when not the
+    rulebook's)."""
+    pending = state["pending"]
+    value = CARDS[pending["card"]]["value"] if points is None else points
+    if pass_min is None:
+        return building.climbs(state, pending["seat"], value, equipment)
+    return building.climbs(state, pending["seat"], value, equipment, pass_min=pass_min)
+
+
+def _out_of_reach(state: State, move: Move) -> bool:
+    pending = state["pending"]
+    return (move["level"], move["lane"]) not in climb_options(state, pending["seat"],
+                                                              pending["card"])
+
+
+@named("equipment")
+def _equipment(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """A place the climber reaches with more equipment than it holds."""
+    unlimited = _reachable(state)
+    target = (move["level"], move["lane"])
+    if _out_of_reach(state, move) and target in unlimited:
+        return IllegalMove("sr.climb.equipment", needs=unlimited[target])
+    return None
+
+
+@named("pass")
+def _pass(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """A place reached only by passing a climber with a card under 4."""
+    if _out_of_reach(state, move) and (move["level"], move["lane"]) in _reachable(state,
+                                                                                 pass_min=0):
+        return IllegalMove("sr.climb.pass")
+    return None
+
+
+@named("points")
+def _points(state: State, seat: int, move: Move) -> IllegalMove | None:
+    if _out_of_reach(state, move) and (move["level"], move["lane"]) in _reachable(state, 99):
+        return IllegalMove("sr.climb.points", points=CARDS[state["pending"]["card"]]["value"])
+    return None
+
+
+@named("blocked")
+def _blocked(state: State, seat: int, move: Move) -> IllegalMove | None:
+    return IllegalMove("sr.climb.blocked") if _out_of_reach(state, move) else None
+
+
+# --- targets and falls ----------------------------------------------------------------------
+
+
+@named("opponent")
+def _opponent(state: State, seat: int, move: Move) -> IllegalMove | None:
+    target = move["target"]
+    if target == state["pending"]["seat"] or not 0 <= target < state["players"]:
+        return IllegalMove("sr.target.opponent")
+    return None
+
+
+@named("card-kind")
+def _card_kind(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """A Sabotage card sabotages; a Lost-equipment card takes equipment."""
+    return IllegalMove("sr.turn.phase") if kind(state["pending"]["card"]) != move["type"] else None
+
+
+@named("lane")
+def _lane(state: State, seat: int, move: Move) -> IllegalMove | None:
+    return None if move in pending_moves(state) else IllegalMove("sr.drop.lane")
+
+
+_CHOICE = (_in_hand, _same, _bid_only, _with_climb, _choosable)
+_ANSWER = (_holder, _moment, _decider, _answer)
+#: Every check a move goes through, in order (docs/games/skyrunner.md, "Which rule a
+#: refusal names").
+ORDER = Order(
+    first=(_over, _seat, _shape),
+    by_kind={
+        "turn": (_holder, _decider, _decision_first, _moment, _in_deck),
+        "choose": (_holder, _deck_first, _decider, _decision_first, *_CHOICE),
+        "climb": (*_ANSWER, _equipment, _pass, _points, _blocked),
+        "fall": (*_ANSWER, _lane),
+        "sabotage": (*_ANSWER, _opponent, _card_kind, _lane),
+        "lost": (*_ANSWER, _opponent, _card_kind),
+        "keep": _ANSWER,
+    },
+)
 
 
 def why_not(state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
@@ -119,40 +283,3 @@ def climb_options(state: State, seat: int, card: int) -> dict[tuple[int, int], i
     return building.climbs(state, seat, CARDS[card]["value"], equipment)
 
 
-def _pending_refusal(state: State, move: Move) -> IllegalMove:
-    """The clause that explains why a move does not answer the pending decision."""
-    pending = state["pending"]
-    expected = {"climb": {"climb"}, "fall": {"fall"}, "target": {"sabotage", "lost"},
-                "won": {"sabotage", "lost", "keep"}}[pending["kind"]]
-    if move["type"] in ("choose", "turn"):  # a card, while a decision waits: name it
-        return IllegalMove(f"sr.{pending['kind']}.first")
-    if move["type"] not in expected:
-        return IllegalMove("sr.turn.phase")
-    if move["type"] == "climb":
-        return _climb_refusal(state, move)
-    if move["type"] == "keep":
-        return IllegalMove("sr.turn.phase")
-    if "target" in move and (move["target"] == pending["seat"]
-                             or not 0 <= move["target"] < state["players"]):
-        return IllegalMove("sr.target.opponent")
-    if move["type"] in ("sabotage", "lost") and \
-            kind(pending["card"]) != move["type"]:
-        return IllegalMove("sr.turn.phase")
-    return IllegalMove("sr.drop.lane")
-
-
-def _climb_refusal(state: State, move: Move) -> IllegalMove:
-    """Why a place is out of reach: which rule stops the climber getting there."""
-    pending = state["pending"]
-    seat = pending["seat"]
-    points = CARDS[pending["card"]]["value"]
-    target = (move["level"], move["lane"])
-    unlimited = building.climbs(state, seat, points, equipment=99)
-    if target in unlimited:
-        return IllegalMove("sr.climb.equipment", needs=unlimited[target])
-    if target in building.climbs(state, seat, points, equipment=99, pass_min=0):
-        return IllegalMove("sr.climb.pass")
-    wider = building.climbs(state, seat, 99, equipment=99)
-    if target in wider:
-        return IllegalMove("sr.climb.points", points=points)
-    return IllegalMove("sr.climb.blocked")

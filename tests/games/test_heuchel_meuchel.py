@@ -179,11 +179,17 @@ def test_protocol_attributes_and_options():
     assert (G.min_players, G.max_players) == (3, 6)
     assert G.choice_keys[0] == "card"
     options = {option.key: option for option in G.options()}
-    assert set(options) == {"deal", "die", "die_loss", "step_ends_move"}
+    assert set(options) == {"deal", "die", "die_loss", "step_ends_move", "placing",
+                            "favour_rank"}
     assert (options["deal"].default, options["deal"].choices) == ("app", ("app", "table"))
     assert (options["die"].default, options["die"].choices) == ("off", ("off", "app", "real"))
     assert options["step_ends_move"].default is True  # the rulebook's reading (DEROULEMENT)
     assert (options["die_loss"].default, options["die_loss"].choices) == ("any", ("any", "top"))
+    # The readings the rulebook leaves open, by default as decided (MISE EN PLACE, FAVEURS).
+    assert (options["placing"].default, options["placing"].choices) == ("together",
+                                                                        ("together", "in-turn"))
+    assert (options["favour_rank"].default,
+            options["favour_rank"].choices) == ("top", ("top", "highest"))
     for option in options.values():
         assert option.label["en"] and option.label["fr"]
         assert option.help["en"] and option.help["fr"]
@@ -196,13 +202,15 @@ def test_setup_is_json_and_seeded():
     assert G.setup(4, {}, 43)["hands"] != state["hands"]
     assert state["phase"] == "setup" and state["turn"] is None
     assert state["options"] == {"deal": "app", "die": "off", "die_loss": "any",
-                                "step_ends_move": True}
+                                "step_ends_move": True, "placing": "together",
+                                "favour_rank": "top"}
     assert state["columns"] == {str(seat): None for seat in range(4)}
     assert state["board"] == [[None] * ROWS for _ in range(COLUMNS)]
     table = G.setup(5, {"deal": "table", "die": "real", "step_ends_move": "off",
-                        "die_loss": "top"}, 1)
+                        "die_loss": "top", "placing": "in-turn", "favour_rank": "highest"}, 1)
     assert table["options"] == {"deal": "table", "die": "real", "die_loss": "top",
-                                "step_ends_move": False}
+                                "step_ends_move": False, "placing": "in-turn",
+                                "favour_rank": "highest"}
 
 
 def test_setup_refuses_bad_player_counts_and_options():
@@ -524,6 +532,35 @@ def test_setup_hidden():
     assert shown(G.view(playing, 2)) == tops | mine
 
 
+def test_setup_in_turn():
+    """hm.setup.in-turn (table option): the players place one after another, clockwise
+    from the first player; a player's top cards show once their six are placed, and their
+    stacks no longer change. By default (hm.setup.hidden) everyone places at once."""
+    state = seated(3, placing="in-turn", first_seat=1)
+    hands = {seat: list(state["hands"][str(seat)]) for seat in range(3)}
+    assert G.view(state, None)["placing"] == 1
+    refused(state, 0, {"type": "place", "card": hands[0][0]}, "hm.setup.in-turn")
+    assert {m["type"] for m in G.legal_moves(state, 0)} == {"column"}
+    for c in hands[1]:
+        state = allowed(state, 1, {"type": "place", "card": c})
+    assert G.view(state, None)["placing"] == 2
+    tops = {board.top(stack) for _, stack in board.stacks(state, 2)}
+    for seat in (0, 2, None):
+        assert shown(G.view(state, seat)) & set(hands[1]) == tops
+    refused(state, 1, {"type": "lift", "card": min(tops)}, "hm.setup.in-turn")
+    state = allowed(state, 2, {"type": "place", "card": hands[2][0]})
+    assert shown(G.view(state, 0)) & set(hands[2]) == set()  # seat 2 places still
+    state = allowed(state, 2, {"type": "lift", "card": hands[2][0]})
+    for c in hands[2]:
+        state = allowed(state, 2, {"type": "place", "card": c})
+    for c in hands[0]:
+        state = allowed(state, 0, {"type": "place", "card": c})
+    assert state["phase"] == "move" and state["turn"] == 1
+    together = seated(3, first_seat=1)
+    assert G.view(together, None)["placing"] is None
+    allowed(together, 0, {"type": "place", "card": together["hands"]["0"][0]})
+
+
 def test_setup_lift_and_not_yours():
     """hm.setup.lift, hm.setup.not-yours: only the top card of your own start stack."""
     state = seated(3, deal="table")
@@ -808,6 +845,24 @@ def test_move_no_landing():
     assert stack_at(after, 1, 8) == ([card(FIRE, 1)], True)
 
 
+def test_a_boxed_stack_names_the_rule_of_the_square_asked_for():
+    """A Bishop on row 10 under the Ladies' face-down pile (row 11) and a Prince (row 12)
+    has no landing at all, yet the Lady's pile is refused by its own rule (« occupées pour
+    des personnages de classe plus élevée ») and row 9 by « toujours vers le haut », as
+    when a landing is free; only the occupied square above names the stack boxed in."""
+    lady_pile = {(1, 11): [card(LADY, 5)]}
+    boxed = build(up={(1, 10): [card(BISHOP, 2)], (1, 12): [card(PRINCE, 1)]}, down=lady_pile)
+    free = build(up={(1, 10): [card(BISHOP, 2)]}, down=lady_pile)
+    assert row_moves(boxed, 0, 10) == [] and row_moves(free, 0, 10) == [mv(10, 12)]
+    for state in (boxed, free):
+        refused(state, 0, mv(10, 11), "hm.goal.shared")
+        refused(state, 0, mv(10, 9), "hm.move.upward")
+    assert refused(free, 0, mv(10, 9), "hm.move.upward").params == {"row": 10,
+                                                                   "landings": "12"}
+    assert refused(boxed, 0, mv(10, 9), "hm.move.upward").params == {}  # the rule's own words
+    refused(boxed, 0, mv(10, 12), "hm.move.no-landing")
+
+
 def test_rulebook_lady_carried_by_a_prince():
     """4th figure / hm.move.carried: alone, the Lady stops on row 11; under a Prince she
     goes to rows 12 and 13 and scores there."""
@@ -894,6 +949,24 @@ def bishop_example() -> State:
         up={(1, 5): [card(BISHOP, 4)], (3, 6): [card(LADY, 2)], (5, 6): [card(BISHOP, 3)],
             (2, 6): [card(PRINCE, 1)], (3, 2): [card(MINSTREL, 6)], (5, 3): [card(QUACK, 6)]},
     )
+
+
+def test_favours_judge_the_stack_that_moved_by_its_top_card_or_its_highest():
+    """hm.favour.lower (decision): a stack with a Fire-eater on top and a Prince inside
+    takes only lower Fire-eaters. hm.favour.lower-any (table option 'Its highest card'):
+    the Prince's rank counts, and the Prince 2 still outranks it."""
+    beside = {(2, 7): [card(FIRE, 1)], (3, 7): [card(MINSTREL, 2)], (4, 7): [card(PRINCE, 2)]}
+    moving = {(1, 6): [card(PRINCE, 1), card(FIRE, 3)], **beside}
+    top = allowed(build(up=moving), 0, mv(6, 7, count=2))
+    assert G.legal_moves(top, 0) == [take(2), {"type": "done"}]
+    refused(top, 0, take(3), "hm.favour.lower")
+    refused(top, 0, take(4), "hm.favour.lower")
+    highest = allowed(build(up=moving, favour_rank="highest"), 0, mv(6, 7, count=2))
+    assert G.legal_moves(highest, 0) == [take(2), take(3), {"type": "done"}]
+    refused(highest, 0, take(4), "hm.favour.lower-any")
+    after = allowed(highest, 0, take(3))
+    assert stack_at(after, 1, 7) == ([card(MINSTREL, 2), card(PRINCE, 1), card(FIRE, 3)],
+                                     False)
 
 
 def test_rulebook_bishop_takes_the_lady_and_the_bishop_3_not_the_prince():
@@ -1458,6 +1531,8 @@ REFUSALS: dict[str, Any] = {
                                       {"type": "place",
                                        "card": G.setup(4, {}, 7)["hands"]["0"][0]}),
     "hm.setup.six": lambda: (_six_placed(), 0, {"type": "place", "card": 20}),
+    "hm.setup.in-turn": lambda: (seated(placing="in-turn"), 1,
+                                 {"type": "place", "card": seated()["hands"]["1"][0]}),
     "hm.setup.not-dealt": lambda: (seated(), 0, {"type": "place",
                                                  "card": seated()["hands"]["1"][0]}),
     "hm.setup.already-placed": lambda: (_table_dealt((0, card(LADY, 2))), 0,
@@ -1495,6 +1570,11 @@ REFUSALS: dict[str, Any] = {
                                                          down={(2, 11): [card(LADY, 2)]}),
                                                    10, 11), 0, take(2)),
     "hm.favour.lower": lambda: (_favour(bishop_example(), 5, 6), 0, take(2)),
+    "hm.favour.lower-any": lambda: (_favour(build(up={(1, 5): [card(BISHOP, 1), card(LADY, 1)],
+                                                      (2, 6): [card(PRINCE, 1)],
+                                                      (3, 6): [card(QUACK, 1)]},
+                                                  favour_rank="highest"), 5, 6),
+                                    0, take(2)),
     "hm.favour.top-part": lambda: (_favour(build(up={(1, 5): [card(BISHOP, 4)],
                                                      (2, 6): [card(FIRE, 1), card(LADY, 1)]}),
                                            5, 6), 0, take(2, 3)),

@@ -103,6 +103,15 @@ def walk(view: Any, forbidden: tuple[str, ...]) -> set[int]:
     return {int(card) for card in found}
 
 
+def placed_in_turn(state: State) -> set[int]:
+    """During a set-up "in turn", the top cards of the players who placed their six."""
+    if state["options"]["placing"] != "in-turn":
+        return set()
+    return {board.top(stack) for seat in range(state["players"])
+            if board.setup_done(state, seat)
+            for _, stack in board.stacks(state, board.own_column(state, seat))}
+
+
 TABLE_SECRETS = ("rng", "unused", "hands", "hand", "discards", "cards", "mine", "score")
 SEAT_SECRETS = ("rng", "unused", "hands")
 
@@ -121,11 +130,10 @@ def check_effects(state: State) -> None:
 def check_views(state: State, before: State) -> None:
     """Each seat sees its column, hand and discards, and during play the face-up tops and
     the card the latest turn moved or lost (a top everyone saw); the table only the latter."""
-    playing = state["phase"] != "setup"
-    public = face_up_tops(state) if playing else set()
+    public = face_up_tops(state) if state["phase"] != "setup" else placed_in_turn(state)
     last = state["last"]
     if last is not None and last["top"] is not None:  # a covered card given up stays unnamed
-        if last != before["last"]:
+        if last["top"] != (before["last"] or {}).get("top"):  # a favour names it again
             assert last["top"]["id"] in face_up_tops(before), "the log names a hidden card"
         public.add(last["top"]["id"])
     table = G.view(state, None)
@@ -212,10 +220,13 @@ def setup_choice(data: st.DataObject, state: State, physical: dict[int, set[int]
                  may_fiddle: bool) -> tuple[int, Move]:
     """A set-up step: a column for a seat without one or a card placed, or (when
     ``may_fiddle`` and drawn so) a lift or a change of column."""
-    waiting = [seat for seat in range(state["players"]) if not board.setup_done(state, seat)]
+    placing = board.placing_seat(state)
+    waiting = [seat for seat in range(state["players"]) if not board.setup_done(state, seat)
+               and placing in (None, seat)]
     assert waiting, "the set-up is over but the phase is not"
     fiddle = may_fiddle and data.draw(st.booleans(), label="fiddle")
-    seats = list(range(state["players"])) if fiddle else waiting
+    seats = [seat for seat in range(state["players"])
+             if G.legal_moves(state, seat)] if fiddle else waiting
     seat = pick(data, seats, "seat")
     moves = G.legal_moves(state, seat)
     if physical is not None:
@@ -237,6 +248,9 @@ def play_out(data: st.DataObject, players: int, deal: str) -> None:
         "deal": deal,
         "die": pick(data, ["off", "app", "real"], "die"),
         "step_ends_move": data.draw(st.booleans(), label="step_ends_move"),
+        "die_loss": pick(data, ["any", "top"], "die_loss"),
+        "placing": pick(data, ["together", "in-turn"], "placing"),
+        "favour_rank": pick(data, ["top", "highest"], "favour_rank"),
         "first_seat": data.draw(st.integers(0, players - 1), label="first_seat"),
     }
     state = G.setup(players, options, data.draw(st.integers(0, 2**32), label="seed"))

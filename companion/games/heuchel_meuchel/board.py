@@ -159,9 +159,17 @@ def unit_moves(state: State, seat: int) -> list[dict[str, Any]]:
     return moves
 
 
+def taking_card(state: State, taker: dict[str, Any]) -> int:
+    """The card a favour judges the stack just moved by: its top card, the one everyone
+    sees (hm.favour.same-row), or its highest card with the table option
+    ``favour_rank`` "highest" (hm.favour.lower-any)."""
+    return max(taker["cards"]) if state["options"]["favour_rank"] == "highest" else top(taker)
+
+
 def victims(state: State) -> list[dict[str, Any]]:
     """The stacks the piece just moved may take now: same row, other columns, face up,
-    top card lower than the taker's, not taken from already in this favour."""
+    top card lower than the taker's (``taking_card``), not taken from already in this
+    favour."""
     moved = state["moved"]
     if moved is None:
         return []
@@ -173,7 +181,7 @@ def victims(state: State) -> list[dict[str, Any]]:
         if column == moved["column"] or column in state["taken_from"]:
             continue
         stack = square(state, column, moved["row"])
-        if stack is not None and not stack["down"] and top(stack) < top(taker):
+        if stack is not None and not stack["down"] and top(stack) < taking_card(state, taker):
             found.append({"column": column, "row": moved["row"], "top": top(stack),
                           "height": len(stack["cards"])})
     return found
@@ -182,6 +190,16 @@ def victims(state: State) -> list[dict[str, Any]]:
 def clockwise_from(state: State, seat: int) -> list[int]:
     players = state["players"]
     return [(seat + offset) % players for offset in range(players)]
+
+
+def placing_seat(state: State) -> int | None:
+    """With the table option ``placing`` "in-turn", the seat whose turn it is to place its
+    cards: the first, clockwise from the first player, whose set-up is not done (none
+    once every set-up is). None when everyone places at once, or the game has begun."""
+    if state["phase"] != "setup" or state["options"]["placing"] != "in-turn":
+        return None
+    return next((seat for seat in clockwise_from(state, state["first"])
+                 if not setup_done(state, seat)), None)
 
 
 def setup_done(state: State, seat: int) -> bool:

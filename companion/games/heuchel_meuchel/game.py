@@ -105,7 +105,6 @@ class HeuchelMeuchel(SeededGame, seed=SEED, rules=rules):
     # --- what players see -----------------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> View:
-        setting_up = state["phase"] == "setup"
         players = range(state["players"])
         view: View = {
             "game": GAME_ID,
@@ -115,8 +114,10 @@ class HeuchelMeuchel(SeededGame, seed=SEED, rules=rules):
             "turn": state["turn"],
             "first": state["first"],
             "columns": dict(state["columns"]),
-            "board": [[_public_square(stack, setting_up) for stack in column]
-                      for column in state["board"]],
+            "board": [[_public_square(stack, _tops_shown(state, column))
+                       for stack in squares]
+                      for column, squares in enumerate(state["board"], start=1)],
+            "placing": board.placing_seat(state),
             "counts": {str(s): board.counts(state, s) for s in players},
             "placed": {str(s): board.placed_count(state, s) for s in players},
             "moved": clone(state["moved"]),
@@ -151,13 +152,24 @@ class HeuchelMeuchel(SeededGame, seed=SEED, rules=rules):
         return Outcome(ranking=ranking, scores=scores, reason=reason)
 
 
-def _public_square(stack: dict[str, Any] | None, setting_up: bool) -> dict[str, Any] | None:
+def _tops_shown(state: State, column: int) -> bool:
+    """Whether everyone sees the top cards of a column's stacks: once the game has begun;
+    during the set-up only with the table option "in turn", once the column's owner has
+    placed their six (hm.setup.hidden, hm.setup.in-turn)."""
+    if state["phase"] != "setup":
+        return True
+    owner = board.owner_of(state, column)
+    return (state["options"]["placing"] == "in-turn" and owner is not None
+            and board.setup_done(state, owner))
+
+
+def _public_square(stack: dict[str, Any] | None, tops_shown: bool) -> dict[str, Any] | None:
     """A square as everyone sees it: a face-down pile's height, a stack's top card and
-    height (only the height while the players set up)."""
+    height (only the height while its top is hidden: ``_tops_shown``)."""
     if stack is None:
         return None
     public: dict[str, Any] = {"height": len(stack["cards"]), "down": stack["down"]}
-    if not stack["down"] and not setting_up:
+    if not stack["down"] and tops_shown:
         public["top"] = card_json(board.top(stack))
     return public
 

@@ -19,26 +19,20 @@ from companion.games.base import (
     is_int,
     is_seat,
 )
-from companion.games.declared import check_declared
+from companion.games.checks import Check, Order, named, well_formed
 from companion.games.heuchel_meuchel import board, types
 from companion.games.heuchel_meuchel.data import (
     CARD_COUNT,
     CARDS_PER_PLAYER,
     COLUMNS,
     DIE_SIDES,
+    ROWS,
     card_goal,
     goal_row,
     rank_of,
 )
 
 SETUP_TYPES = frozenset({"column", "place", "lift"})
-PHASE_TYPES: dict[str, frozenset[str]] = {
-    "setup": SETUP_TYPES,
-    "move": frozenset({"move"}),
-    "favour": frozenset({"take", "again", "done"}),
-    "roll": frozenset({"roll"}),
-    "lose": frozenset({"lose"}),
-}
 
 
 def _malformed(problem: str) -> IllegalMove:
@@ -55,76 +49,95 @@ def check_values(move: Move) -> None:
 
 
 def check(state: State, seat: int, move: Any) -> None:
-    """Raise IllegalMove unless ``seat`` may make ``move`` in ``state``."""
-    if state["phase"] == "over":
-        raise IllegalMove("hm.game.over")
-    if not is_seat(state, seat):
-        raise IllegalMove("hm.turn.wait", seat=seat)
-    check_declared(move, types.Move, "hm.move.malformed")
-    check_values(move)
-    kind = move["type"]
-    if state["phase"] == "setup":
-        if kind not in SETUP_TYPES:
-            raise IllegalMove("hm.turn.phase")
-        _check_setup(state, seat, move)
-        return
-    if kind in SETUP_TYPES:  # whoever asks, and whatever the turn: set-up is over
-        raise IllegalMove("hm.setup.over")
-    if seat != state["turn"]:
-        raise IllegalMove("hm.turn.wait", seat=seat)
-    if kind not in PHASE_TYPES[state["phase"]]:
-        raise _wrong_phase(state, kind)
-    CHECKS[kind](state, seat, move)
+    """Raise IllegalMove unless ``seat`` may make ``move`` in ``state``: the first of
+    ``ORDER``'s checks that the move fails."""
+    ORDER.enforce(state, seat, move)
 
 
-def _wrong_phase(state: State, kind: str) -> IllegalMove:
-    """The clause that explains why this kind of move does not fit the turn's moment."""
-    phase = state["phase"]
-    if kind in SETUP_TYPES:
-        return IllegalMove("hm.setup.over")
-    if phase == "favour":
-        return IllegalMove("hm.favour.first", row=state["moved"]["row"])
-    if kind in ("pass", "done"):
-        return IllegalMove("hm.turn.must-move")
-    if kind == "move" and phase == "roll":
-        return IllegalMove("hm.die.roll-first")
-    if kind == "take":
-        return IllegalMove("hm.favour.only-moved")
-    if kind == "again":
-        return IllegalMove("hm.favour.again-needs-take")
-    if kind == "lose" and phase == "move" and state["roll"] is not None:
-        return IllegalMove("hm.die.lose-only-stuck")
-    return IllegalMove("hm.turn.phase")
+# --- every move -----------------------------------------------------------------------
+
+
+@named("over")
+def _over(state: State, seat: int, move: Any) -> IllegalMove | None:
+    return IllegalMove("hm.game.over") if state["phase"] == "over" else None
+
+
+@named("seat")
+def _seat(state: State, seat: int, move: Any) -> IllegalMove | None:
+    return None if is_seat(state, seat) else IllegalMove("hm.turn.wait", seat=seat)
+
+
+_shape = well_formed(types.Move, "hm.move.malformed", check_values)
 
 
 # --- set-up ---------------------------------------------------------------------------
 
 
-def _check_setup(state: State, seat: int, move: Move) -> None:
+@named("begun")
+def _begun(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """A set-up move once the game has begun, whoever sends it and whatever the turn."""
+    return IllegalMove("hm.setup.over") if state["phase"] != "setup" else None
+
+
+@named("column-fixed")
+def _column_fixed(state: State, seat: int, move: Move) -> IllegalMove | None:
+    fixed = board.column_of(state, seat) is not None and board.placed_count(state, seat)
+    return IllegalMove("hm.setup.column-fixed") if fixed else None
+
+
+@named("column-taken")
+def _column_taken(state: State, seat: int, move: Move) -> IllegalMove | None:
+    if board.owner_of(state, move["column"]) is not None:
+        return IllegalMove("hm.setup.column-taken", column=move["column"])
+    return None
+
+
+@named("column-first")
+def _column_first(state: State, seat: int, move: Move) -> IllegalMove | None:
+    return IllegalMove("hm.setup.column-first") if board.column_of(state, seat) is None else None
+
+
+@named("six")
+def _six(state: State, seat: int, move: Move) -> IllegalMove | None:
+    full = board.placed_count(state, seat) >= CARDS_PER_PLAYER
+    return IllegalMove("hm.setup.six") if full else None
+
+
+@named("in-turn")
+def _in_turn(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """Table option "in turn": only the seat whose turn it is to place places or lifts."""
+    placing = board.placing_seat(state)
+    return IllegalMove("hm.setup.in-turn") if placing not in (None, seat) else None
+
+
+@named("dealt")
+def _dealt(state: State, seat: int, move: Move) -> IllegalMove | None:
+    if state["options"]["deal"] == "app" and move["card"] not in state["hands"][str(seat)]:
+        return IllegalMove("hm.setup.not-dealt")
+    return None
+
+
+@named("already-placed")
+def _already_placed(state: State, seat: int, move: Move) -> IllegalMove | None:
+    mine = {placed for _, placed in board.column_cards(state, seat)}
+    if state["options"]["deal"] == "table" and move["card"] in mine:
+        return IllegalMove("hm.setup.already-placed")
+    return None
+
+
+@named("claimed")
+def _claimed(state: State, seat: int, move: Move) -> IllegalMove | None:
+    if state["options"]["deal"] == "table" and move["card"] in board.placed_cards(state):
+        return IllegalMove("hm.setup.claimed")
+    return None
+
+
+@named("not-yours")
+def _not_yours(state: State, seat: int, move: Move) -> IllegalMove | None:
     column = board.column_of(state, seat)
-    if move["type"] == "column":
-        if column is not None and board.placed_count(state, seat):
-            raise IllegalMove("hm.setup.column-fixed")
-        if board.owner_of(state, move["column"]) is not None:
-            raise IllegalMove("hm.setup.column-taken", column=move["column"])
-        return
-    card = move["card"]
-    if move["type"] == "lift":
-        if column is None or card not in _start_tops(state, column):
-            raise IllegalMove("hm.setup.not-yours")
-        return
-    if column is None:
-        raise IllegalMove("hm.setup.column-first")
-    if board.placed_count(state, seat) >= CARDS_PER_PLAYER:
-        raise IllegalMove("hm.setup.six")
-    if state["options"]["deal"] == "app":
-        if card not in state["hands"][str(seat)]:
-            raise IllegalMove("hm.setup.not-dealt")
-        return
-    if card in {placed for _, placed in board.column_cards(state, seat)}:
-        raise IllegalMove("hm.setup.already-placed")
-    if card in board.placed_cards(state):
-        raise IllegalMove("hm.setup.claimed")
+    if column is None or move["card"] not in _start_tops(state, column):
+        return IllegalMove("hm.setup.not-yours")
+    return None
 
 
 def _start_tops(state: State, column: int) -> list[int]:
@@ -137,7 +150,7 @@ def _setup_moves(state: State, seat: int) -> list[Move]:
     if column is None or not board.placed_count(state, seat):
         moves += [{"type": "column", "column": free} for free in range(1, COLUMNS + 1)
                   if board.owner_of(state, free) is None]
-    if column is None:
+    if column is None or board.placing_seat(state) not in (None, seat):
         return moves
     if board.placed_count(state, seat) < CARDS_PER_PLAYER:
         if state["options"]["deal"] == "app":
@@ -152,104 +165,298 @@ def _setup_moves(state: State, seat: int) -> list[Move]:
     return moves
 
 
-# --- a turn ---------------------------------------------------------------------------
+# --- the moment of a turn ---------------------------------------------------------------
 
 
-def _own_live(state: State, seat: int, row: int) -> dict[str, Any]:
-    """The seat's face-up stack on ``row`` of its column, or the clause that refuses."""
+@named("set-up")
+def _setting_up(state: State, seat: int, move: Move) -> IllegalMove | None:
+    return IllegalMove("hm.turn.phase") if state["phase"] == "setup" else None
+
+
+@named("turn")
+def _turn(state: State, seat: int, move: Move) -> IllegalMove | None:
+    return IllegalMove("hm.turn.wait", seat=seat) if seat != state["turn"] else None
+
+
+@named("favour-first")
+def _favour_first(state: State, seat: int, move: Move) -> IllegalMove | None:
+    if state["phase"] == "favour":
+        return IllegalMove("hm.favour.first", row=state["moved"]["row"])
+    return None
+
+
+@named("roll-first")
+def _roll_first(state: State, seat: int, move: Move) -> IllegalMove | None:
+    return IllegalMove("hm.die.roll-first") if state["phase"] == "roll" else None
+
+
+def _moment(phase: str) -> Check:
+    """The check that the turn waits for a move of this kind (phase ``phase``)."""
+    def refuse(state: State, seat: int, move: Move) -> IllegalMove | None:
+        return IllegalMove("hm.turn.phase") if state["phase"] != phase else None
+    return Check("moment", refuse)
+
+
+@named("must-move")
+def _must_move(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """Passing, or ending a turn that has moved nothing: never but after a move's favour."""
+    if move["type"] == "pass" or state["phase"] != "favour":
+        return IllegalMove("hm.turn.must-move")
+    return None
+
+
+# --- moving a stack -------------------------------------------------------------------
+
+
+def _own_stack(state: State, seat: int, row: int) -> dict[str, Any] | None:
+    """The seat's stack on ``row`` of its column, or None."""
     column = board.own_column(state, seat)
-    stack = board.square(state, column, row) if 1 <= row <= len(state["board"][0]) else None
-    if stack is None:
-        raise IllegalMove("hm.move.own-column", row=row)
-    if stack["down"]:
-        raise IllegalMove("hm.goal.reached")
-    return stack
+    return board.square(state, column, row) if 1 <= row <= ROWS else None
 
 
-def _check_move(state: State, seat: int, move: Move) -> None:
-    row, count, to = move["row"], move["count"], move["to"]
-    stack = _own_live(state, seat, row)
-    height = len(stack["cards"])
-    if not 1 <= count <= height:
-        raise IllegalMove("hm.move.top-part", height=height)
-    column = board.own_column(state, seat)
-    rank = rank_of(board.top(stack))
-    targets = board.reachable(state, column, row, rank)
-    if to not in targets:
-        raise _landing_refusal(state, column, row, rank, to, targets)
-    if board.split_leaves(stack, count, row) == "exposed":
-        raise IllegalMove("hm.move.exposes", goal=card_goal(stack["cards"][-count - 1]))
+@named("own-column")
+def _own_column(state: State, seat: int, move: Move) -> IllegalMove | None:
+    if _own_stack(state, seat, move["row"]) is None:
+        return IllegalMove("hm.move.own-column", row=move["row"])
+    return None
 
 
-def _landing_refusal(state: State, column: int, row: int, rank: int, to: int,
-                     targets: list[int]) -> IllegalMove:
-    goal = goal_row(rank)
-    if to > goal:
-        return IllegalMove("hm.move.goal-limit", goal=goal)
-    if state["roll"] is not None:
+@named("home")
+def _home(state: State, seat: int, move: Move) -> IllegalMove | None:
+    stack = _own_stack(state, seat, move["row"])
+    return IllegalMove("hm.goal.reached") if stack is not None and stack["down"] else None
+
+
+@named("top-part")
+def _top_part(state: State, seat: int, move: Move) -> IllegalMove | None:
+    height = len(board.stack_at(state, board.own_column(state, seat), move["row"])["cards"])
+    if not 1 <= move["count"] <= height:
+        return IllegalMove("hm.move.top-part", height=height)
+    return None
+
+
+class _Landing:
+    """What the landing checks read of a move: the column, the stack's top rank and goal,
+    and every row it may land on this turn."""
+
+    def __init__(self, state: State, seat: int, move: Move) -> None:
+        self.column = board.own_column(state, seat)
+        self.row, self.to = move["row"], move["to"]
+        self.rank = rank_of(board.top(board.stack_at(state, self.column, self.row)))
+        self.goal = goal_row(self.rank)
+        self.targets = board.reachable(state, self.column, self.row, self.rank)
+
+    def free(self, state: State) -> bool:
+        return board.free_for(state, self.column, self.to, self.rank)
+
+    def upward(self) -> IllegalMove:
+        """« toujours vers le haut », with the rows this stack may land on (the rule's own
+        words when it may land nowhere)."""
+        if not self.targets:
+            return IllegalMove("hm.move.upward")
+        return IllegalMove("hm.move.upward", row=self.row,
+                           landings=", ".join(str(target) for target in self.targets))
+
+
+@named("down")
+def _down(state: State, seat: int, move: Move) -> IllegalMove | None:
+    return _Landing(state, seat, move).upward() if move["to"] <= move["row"] else None
+
+
+@named("goal-limit")
+def _goal_limit(state: State, seat: int, move: Move) -> IllegalMove | None:
+    goal = goal_row(rank_of(board.top(board.stack_at(state, board.own_column(state, seat),
+                                                     move["row"]))))
+    return IllegalMove("hm.move.goal-limit", goal=goal) if move["to"] > goal else None
+
+
+@named("goal-shared")
+def _goal_shared(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """A face-down goal pile of a lower rank: occupied for this stack, which jumps it."""
+    landing = _Landing(state, seat, move)
+    pile = board.square(state, landing.column, landing.to)
+    if pile is not None and pile["down"] and not landing.free(state):
+        return IllegalMove("hm.goal.shared", row=landing.to)
+    return None
+
+
+@named("die-exact")
+def _die_exact(state: State, seat: int, move: Move) -> IllegalMove | None:
+    if state["roll"] is not None and move["to"] not in _Landing(state, seat, move).targets:
         return IllegalMove("hm.die.exact", roll=state["roll"])
-    if not targets:
-        return IllegalMove("hm.move.no-landing", goal=goal)
-    listed = ", ".join(str(target) for target in targets)
-    landing = board.square(state, column, to) if row < to <= len(state["board"][0]) else None
-    if landing is not None and landing["down"] and not board.free_for(state, column, to, rank):
-        return IllegalMove("hm.goal.shared", row=to)
-    if to <= row or not board.free_for(state, column, to, rank):
-        return IllegalMove("hm.move.upward", row=row, landings=listed)
-    if not state["options"]["step_ends_move"]:
+    return None
+
+
+@named("no-landing")
+def _no_landing(state: State, seat: int, move: Move) -> IllegalMove | None:
+    landing = _Landing(state, seat, move)
+    return IllegalMove("hm.move.no-landing", goal=landing.goal) if not landing.targets else None
+
+
+@named("occupied")
+def _occupied(state: State, seat: int, move: Move) -> IllegalMove | None:
+    landing = _Landing(state, seat, move)
+    return landing.upward() if not landing.free(state) else None
+
+
+@named("keep-jumping")
+def _keep_jumping(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """The table option: a step may go on jumping too, and only over occupied squares."""
+    if not state["options"]["step_ends_move"] and \
+            move["to"] not in _Landing(state, seat, move).targets:
         return IllegalMove("hm.move.keep-jumping")
-    # The rule this table plays: a step ends the move, and a jump goes on only over
-    # occupied squares.
-    return IllegalMove("hm.move.step-ends" if targets == [row + 1] else "hm.move.jump-ends")
+    return None
 
 
-def _check_take(state: State, seat: int, move: Move) -> None:
-    moved = state["moved"]
-    column, count = move["from"], move["count"]
-    if column == moved["column"]:
-        raise IllegalMove("hm.favour.other-column")
-    if column in state["taken_from"]:
-        raise IllegalMove("hm.favour.once")
-    victim = board.square(state, column, moved["row"])
-    if victim is None:
-        raise IllegalMove("hm.favour.nothing-there", row=moved["row"], column=column)
-    if victim["down"]:
-        raise IllegalMove("hm.favour.goal-untouchable")
-    taker = board.stack_at(state, moved["column"], moved["row"])
-    if board.top(victim) > board.top(taker):
-        raise IllegalMove("hm.favour.lower")
-    height = len(victim["cards"])
-    if not 1 <= count <= height:
-        raise IllegalMove("hm.favour.top-part", height=height)
+@named("step-ends")
+def _step_ends(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """The rule the table plays by default: a plain step ends the move."""
+    landing = _Landing(state, seat, move)
+    if move["to"] not in landing.targets and landing.targets == [landing.row + 1]:
+        return IllegalMove("hm.move.step-ends")
+    return None
 
 
-def _check_again(state: State, seat: int, move: Move) -> None:
-    if not state["took"]:
-        raise IllegalMove("hm.favour.again-needs-take")
+@named("jump-ends")
+def _jump_ends(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """By default too: a jump goes on only over occupied squares."""
+    if move["to"] not in _Landing(state, seat, move).targets:
+        return IllegalMove("hm.move.jump-ends")
+    return None
 
 
-def _check_done(state: State, seat: int, move: Move) -> None:
-    """Declining a favour, or ending the turn after one, is always allowed."""
+@named("exposes")
+def _exposes(state: State, seat: int, move: Move) -> IllegalMove | None:
+    stack = board.stack_at(state, board.own_column(state, seat), move["row"])
+    if board.split_leaves(stack, move["count"], move["row"]) == "exposed":
+        return IllegalMove("hm.move.exposes", goal=card_goal(stack["cards"][-move["count"] - 1]))
+    return None
 
 
-def _check_roll(state: State, seat: int, move: Move) -> None:
+# --- favours --------------------------------------------------------------------------
+
+
+@named("only-moved")
+def _only_moved(state: State, seat: int, move: Move) -> IllegalMove | None:
+    return IllegalMove("hm.favour.only-moved") if state["phase"] != "favour" else None
+
+
+@named("other-column")
+def _other_column(state: State, seat: int, move: Move) -> IllegalMove | None:
+    same = move["from"] == state["moved"]["column"]
+    return IllegalMove("hm.favour.other-column") if same else None
+
+
+@named("once")
+def _once(state: State, seat: int, move: Move) -> IllegalMove | None:
+    return IllegalMove("hm.favour.once") if move["from"] in state["taken_from"] else None
+
+
+@named("nothing-there")
+def _nothing_there(state: State, seat: int, move: Move) -> IllegalMove | None:
+    row = state["moved"]["row"]
+    if board.square(state, move["from"], row) is None:
+        return IllegalMove("hm.favour.nothing-there", row=row, column=move["from"])
+    return None
+
+
+def _victim(state: State, move: Move) -> dict[str, Any]:
+    return board.stack_at(state, move["from"], state["moved"]["row"])
+
+
+@named("goal-untouchable")
+def _goal_untouchable(state: State, seat: int, move: Move) -> IllegalMove | None:
+    return IllegalMove("hm.favour.goal-untouchable") if _victim(state, move)["down"] else None
+
+
+@named("lower")
+def _lower(state: State, seat: int, move: Move) -> IllegalMove | None:
+    taker = board.stack_at(state, state["moved"]["column"], state["moved"]["row"])
+    if board.top(_victim(state, move)) < board.taking_card(state, taker):
+        return None
+    highest = state["options"]["favour_rank"] == "highest"
+    return IllegalMove("hm.favour.lower-any" if highest else "hm.favour.lower")
+
+
+@named("take-part")
+def _take_part(state: State, seat: int, move: Move) -> IllegalMove | None:
+    height = len(_victim(state, move)["cards"])
+    if not 1 <= move["count"] <= height:
+        return IllegalMove("hm.favour.top-part", height=height)
+    return None
+
+
+@named("took")
+def _took(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """Another turn only after a favour that took at least one card."""
+    return None if state["phase"] == "favour" and state["took"] else IllegalMove(
+        "hm.favour.again-needs-take")
+
+
+# --- the die --------------------------------------------------------------------------
+
+
+@named("die-entered")
+def _die_entered(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """A real die's value is entered; the companion's is not."""
     real = state["options"]["die"] == "real"
     if real != ("value" in move):
-        raise _malformed("enter the die's value" if real else "the companion rolls the die")
-    if real and not 1 <= move["value"] <= DIE_SIDES:
-        raise IllegalMove("hm.die.value")
+        return _malformed("enter the die's value" if real else "the companion rolls the die")
+    return None
 
 
-def _check_lose(state: State, seat: int, move: Move) -> None:
-    stack = _own_live(state, seat, move["row"])
-    if move["lost"] not in stack["cards"]:
-        raise IllegalMove("hm.die.lose", row=move["row"])
+@named("die-value")
+def _die_value(state: State, seat: int, move: Move) -> IllegalMove | None:
+    if "value" in move and not 1 <= move["value"] <= DIE_SIDES:
+        return IllegalMove("hm.die.value")
+    return None
+
+
+@named("only-stuck")
+def _only_stuck(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """A card is lost only to a roll that allows no move."""
+    if state["phase"] == "move" and state["roll"] is not None:
+        return IllegalMove("hm.die.lose-only-stuck")
+    return None
+
+
+@named("in-stack")
+def _in_stack(state: State, seat: int, move: Move) -> IllegalMove | None:
+    stack = board.stack_at(state, board.own_column(state, seat), move["row"])
+    return IllegalMove("hm.die.lose", row=move["row"]) if move["lost"] not in stack[
+        "cards"] else None
+
+
+@named("lose-top")
+def _lose_top(state: State, seat: int, move: Move) -> IllegalMove | None:
+    stack = board.stack_at(state, board.own_column(state, seat), move["row"])
     if state["options"]["die_loss"] == "top" and move["lost"] != board.top(stack):
-        raise IllegalMove("hm.die.lose-top")
+        return IllegalMove("hm.die.lose-top")
+    return None
 
 
-CHECKS = {"move": _check_move, "take": _check_take, "again": _check_again,
-          "done": _check_done, "roll": _check_roll, "lose": _check_lose}
+_PLAY = (_setting_up, _turn)
+#: Every check a move goes through, in order (docs/games/heuchel-meuchel.md, "Which rule a
+#: refusal names").
+ORDER = Order(
+    first=(_over, _seat, _shape),
+    by_kind={
+        "column": (_begun, _column_fixed, _column_taken),
+        "place": (_begun, _column_first, _six, _in_turn, _dealt, _already_placed, _claimed),
+        "lift": (_begun, _not_yours, _in_turn),
+        "move": (*_PLAY, _favour_first, _roll_first, _moment("move"), _own_column, _home,
+                 _top_part, _down, _goal_limit, _goal_shared, _die_exact, _no_landing,
+                 _occupied, _keep_jumping, _step_ends, _jump_ends, _exposes),
+        "take": (*_PLAY, _only_moved, _other_column, _once, _nothing_there, _goal_untouchable,
+                 _lower, _take_part),
+        "again": (*_PLAY, _took),
+        "done": (*_PLAY, _must_move),
+        "pass": (*_PLAY, _favour_first, _must_move),
+        "roll": (*_PLAY, _favour_first, _moment("roll"), _die_entered, _die_value),
+        "lose": (*_PLAY, _favour_first, _only_stuck, _moment("lose"), _own_column, _home,
+                 _in_stack, _lose_top),
+    },
+)
 
 
 def _attempts(state: State, seat: int, chosen: Mapping[str, Any]) -> list[Move]:

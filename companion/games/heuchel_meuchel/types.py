@@ -68,6 +68,7 @@ class View(TypedDict):
     board: list[list[dict[str, Any] | None]]  # column → row → a square as everyone sees it
     counts: dict[str, dict[str, int]]
     placed: dict[str, int]
+    placing: int | None  # the set-up "in turn": the seat placing its cards now
     moved: dict[str, Any] | None
     took: bool
     taken_from: list[int]

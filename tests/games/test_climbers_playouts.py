@@ -71,8 +71,8 @@ def check_tower(blocks: dict[str, Any]) -> None:
 def check_figures(state: State) -> None:
     """Each figure stands on the table, in a pit (bare table walled in by blocks) or on a
     square of the top of a column, of its own colour or grey, one per square, never on a
-    block under a stone; the stones lie on blocks whose top shows, one per seat that used
-    its stone."""
+    block under a stone but the one its seat laid this turn; the stones lie on blocks whose
+    top shows, one per seat that used its stone."""
     built = Tower(state["blocks"])
     pits = built.pits()
     barred = set(state["blocked"].values())
@@ -84,7 +84,8 @@ def check_figures(state: State) -> None:
         square = parse_square(place)
         assert square in built.top or square in pits, (seat, place)
         assert built.colour(square) in (COLOURS[int(seat)], GREY), (seat, place)
-        assert built.block_at(square) not in barred
+        # The mover's own stone, laid this turn, lies under its figure until its last walk.
+        assert built.block_at(square) not in barred - {rules.own_stone(state, int(seat))}
         squares.append(square)
     assert len(squares) == len(set(squares)), state["figures"]
     for seat, block_id in state["blocked"].items():

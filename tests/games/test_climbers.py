@@ -905,6 +905,24 @@ def test_ladder_chain():
     refused(steps, 0, walk("0,0", "long"), "cl.ladder.once")  # the long one twice: 2 then 4
 
 
+def test_a_climb_from_the_table_names_the_square_in_its_way():
+    """From the table, the short ladder onto a cube and the long one onto the foundation
+    beside it: a stone on the cube, or its top in another colour, is named, as from a
+    half-cube beside it, before the single step of 6 the table's side of the foundation
+    would need (docs/games/climbers.md, "Which rule a refused walk names")."""
+    steps = table(2, (("F1", 0, 0, "grey"), ("C1", 2, 0, "grey")))
+    stoned = {**steps, "blocked": {"1": "C1"}}
+    refused(stoned, 0, walk("0,0", "short+long"), "cl.figure.stone")
+    half = table(2, (("F1", 0, 0, "grey"), ("C1", 2, 0, "grey"), ("H9", 4, 0, "grey")),
+                 figures={0: "4,0"})
+    refused({**half, "blocked": {"1": "C1"}}, 0, walk("0,0", "short+long"), "cl.figure.stone")
+    yellow = table(2, (("F1", 0, 0, "grey"), ("C1", 2, 0, "yellow")))
+    err = refused(yellow, 0, walk("0,0", "short+long"), "cl.figure.colour-way")
+    assert err.params == {"colour": "yellow"}
+    alone = table(2, (("F1", 0, 0, "grey"), ("C1", 4, 0, "yellow")))  # not beside it
+    refused(alone, 0, walk("0,0", "short+long"), "cl.ladder.chain")
+
+
 # --- the blocking stone -------------------------------------------------------------------
 
 
@@ -1025,6 +1043,25 @@ def test_end_last_chance_missed_ends_the_game():
     assert over["effects"] == [{"rule": "cl.end.last-chance", "kind": "over"}]
     assert G.view(over, None)["turn"] is None
     assert all(G.legal_moves(over, seat) == [] for seat in range(3))
+
+
+@pytest.mark.parametrize("last_climb, goes_on", [("above-all", False), ("above-start", True)])
+def test_end_last_chance_above_every_figure_or_above_its_own(last_climb, goes_on):
+    """cl.end.last-chance (decision): « monter plus haut encore » is higher than every
+    figure, so red climbing from the table onto the half-cube, below dark blue on the
+    cube, ends the game. cl.end.last-chance-own (table option): higher than red stood is
+    enough, and play goes on."""
+    state = table(2, STAIRS, figures={1: "2,0"}, last_climb=last_climb)
+    state = play(play(state, 0, PASS, END), 1, PASS, END)
+    assert state["last_chance"] and state["turn"] == 0
+    rule = "cl.end.last-chance-own" if goes_on else "cl.end.last-chance"
+    assert state["effects"] == [{"rule": rule, "kind": "last-chance"}]
+    after = play(state, 0, walk("0,0"), PASS, END)
+    assert (after["phase"] == "play") == goes_on
+    if goes_on:
+        assert not after["last_chance"] and after["turn"] == 1
+    else:
+        assert after["effects"] == [{"rule": rule, "kind": "over"}]
 
 
 def test_end_last_chance_equal_height_is_no_top():

@@ -177,6 +177,8 @@ def play_out(data: st.DataObject, players: int) -> None:
         "contact": data.draw(st.sampled_from(["square", "face"]), label="contact"),
         "descent": data.draw(st.sampled_from(["allowed", "never"]), label="descent"),
         "tie": data.draw(st.sampled_from(["last", "first"]), label="tie"),
+        "last_climb": data.draw(st.sampled_from(["above-all", "above-start"]),
+                                label="last_climb"),
         "first_seat": data.draw(st.integers(0, players - 1), label="first_seat"),
     }
     seed = data.draw(st.integers(0, 2**32), label="seed")

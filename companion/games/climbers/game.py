@@ -340,16 +340,18 @@ def _start_turn(state: State, seat: int) -> None:
 
 def _end_turn(state: State, seat: int) -> None:
     """The next player's turn, or the end: a round without a new top gives the first player
-    a last chance, and a last chance that does not top ends the game at once."""
+    a last chance, and a last chance that does not top (with the option ``last_climb``
+    "above-start": that ends no higher than it began) ends the game at once."""
     height = rules.height_of(state, seat)
     if height != state["start"]["height"]:  # up and back down again is no new height
         state["reached"][str(seat)] = state["turns"]
     topped = height > state["top_before"]
     state["round_topped"] = state["round_topped"] or topped
     if state["last_chance"]:
-        if not topped:
+        own = state["options"]["last_climb"] == "above-start"
+        if not (height > state["start"]["height"] if own else topped):
             state["phase"] = "over"
-            state["effects"].append({"rule": "cl.end.last-chance", "kind": "over"})
+            state["effects"].append({"rule": _last_chance_rule(state), "kind": "over"})
             return
         state["last_chance"] = False
     state["last_moved"] = state["moved"]
@@ -359,6 +361,13 @@ def _end_turn(state: State, seat: int) -> None:
         state["round_topped"] = False
         state["round"] += 1
         if state["last_chance"]:
-            state["effects"].append({"rule": "cl.end.last-chance", "kind": "last-chance"})
+            state["effects"].append({"rule": _last_chance_rule(state), "kind": "last-chance"})
     _start_turn(state, following)
+
+
+def _last_chance_rule(state: State) -> str:
+    """The last chance the table plays: to climb higher than every figure (the default),
+    or only higher than the first player's own figure stood (option ``last_climb``)."""
+    own = state["options"]["last_climb"] == "above-start"
+    return "cl.end.last-chance-own" if own else "cl.end.last-chance"
 

@@ -476,10 +476,12 @@ class Walker:
         """The first rule that stops the nearest attempt to reach ``target`` (a clause and
         its parameters), in this order: the target refused from a square next to it; a
         target the figure could touch only by a corner, from where it stands or from its
-        island (the rulebook's diagonal step); the refused square of the tower nearest to it
-        (a colour, a stone, a figure or a height in the way); the target refused from the
-        table round the tower (a detour); else it is simply out of reach. A square of
-        another colour in the way names the colour the way crosses."""
+        island (the rulebook's diagonal step); the refused square in the way nearest to it
+        (a colour, a stone, a figure or a height): one tried from the tower, or, for a walk
+        that starts on the table, one the figure tried from there that leads onto the
+        target's top (``_leads_onto``); the target refused from the table round the tower
+        (a detour, or the single step up from the table); else it is simply out of reach.
+        A square of another colour in the way names the colour the way crosses."""
         self._explore(start)  # fills ``refused``
         if target in self.refused and self.tried_from[target] != TABLE:
             return self.refused[target], {}
@@ -496,14 +498,35 @@ class Walker:
         beside = start != TABLE and abs(start[0] - tx) == 1 and abs(start[1] - ty) == 1
         if beside or self._only_by_a_corner(target):
             return "cl.figure.diagonal", {}
-        in_tower = [node for node in others if self.tried_from[node] != TABLE]
-        if in_tower:
-            return self._in_the_way(nearest(in_tower))
+        in_the_way = [node for node in others if self.tried_from[node] != TABLE
+                      or (start == TABLE and self._leads_onto(node, target))]
+        if in_the_way:
+            return self._in_the_way(nearest(in_the_way))
         if target in self.refused:
             return self.refused[target], {}
         if others:  # tried only from the table round the tower
             return self._in_the_way(nearest(others))
         return "cl.figure.reach", {}
+
+    def _leads_onto(self, square: Square, target: Square) -> bool:
+        """Whether a figure standing on ``square``, a block's top other than the target's,
+        could step onto the target's top with the ladders it may use: the square touches
+        that top side by side, and the step is one a ladder climbs (or a step down, where
+        going down is allowed)."""
+        block = self.tower.block_at(target)
+        if self.tower.block_at(square) == block:
+            return False
+        here = self.height(square)
+        for dx, dy in SIDES:
+            near = (square[0] + dx, square[1] + dy)
+            if near != target and (self.tower.block_at(near) != block or block is None):
+                continue
+            rise = self.height(near) - here
+            if rise < 0:
+                return not self.never_down
+            if any(need & ~self.ladders == 0 for need in climb_needs(rise)):
+                return True
+        return False
 
     def _in_the_way(self, square: Square) -> tuple[str, dict[str, str]]:
         """Why a square on the way was refused: a colour names the colour the way crosses."""

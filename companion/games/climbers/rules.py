@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
 from companion.games.base import IllegalMove, Move, State, first_refusal, is_int, is_seat
+from companion.games.checks import Check, Order, named, well_formed
 from companion.games.climbers import types
 from companion.games.climbers.data import ALL_COLOURS, BLOCKS, COLOURS, FOUNDATIONS
 from companion.games.climbers.geometry import (
@@ -38,7 +39,6 @@ from companion.games.climbers.geometry import (
     shape,
     standing_squares,
 )
-from companion.games.declared import check_declared
 from companion.lru import LRU
 
 #: How far from the tower a coordinate may be at all (anything further is a typing error).
@@ -297,93 +297,236 @@ def check_values(move: Move) -> None:
 
 
 def check(state: State, seat: int, move: Any) -> Placement | Walk | None:
-    """Raise the clause the move breaks; else return what it does."""
-    if state["phase"] == "over":
-        raise IllegalMove("cl.game.over")
-    if not is_seat(state, seat) or seat != state["turn"]:
-        raise IllegalMove("cl.turn.wait")
-    check_grid(move)
-    check_declared(move, types.Move, "cl.move.malformed")
-    check_values(move)
-    kind = move["type"]
-    if state["phase"] == "build":
-        return _check_build(state, move)
-    if kind == "restart":
-        if not stuck(state, seat):
-            raise IllegalMove("cl.turn.restart")
+    """Raise the clause of the first of ``ORDER``'s checks the move fails; else return
+    what it does."""
+    ORDER.enforce(state, seat, move)
+    if move["type"] in ("block", "build"):
+        placed = placement(state, move)
+        assert isinstance(placed, Placement)
+        return placed
+    if move["type"] == "walk":
+        found = way(state, seat, move)
+        assert isinstance(found, Walk)
+        return found
+    return None
+
+
+# --- every move ----------------------------------------------------------------------------
+
+
+@named("over")
+def _over(state: State, seat: int, move: Any) -> IllegalMove | None:
+    return IllegalMove("cl.game.over") if state["phase"] == "over" else None
+
+
+@named("turn")
+def _turn(state: State, seat: int, move: Any) -> IllegalMove | None:
+    return None if is_seat(state, seat) and seat == state["turn"] else IllegalMove(
+        "cl.turn.wait")
+
+
+@named("grid")
+def _grid(state: State, seat: int, move: Any) -> IllegalMove | None:
+    try:
+        check_grid(move)
+    except IllegalMove as refusal:
+        return refusal
+    return None
+
+
+_shape = well_formed(types.Move, "cl.move.malformed", check_values)
+
+
+# --- the moment of the turn ------------------------------------------------------------------
+
+
+def _when(name: str, ready: Callable[[State], bool]) -> Check:
+    """The check ``name``: the move fits the moment only when ``ready(state)``."""
+    def refuse(state: State, seat: int, move: Move) -> IllegalMove | None:
+        return None if ready(state) else IllegalMove("cl.turn.phase")
+    return Check(name, refuse)
+
+
+_building = _when("building", lambda state: state["phase"] == "build")
+_own_tower = _when("own-tower", lambda state: state["options"]["tower"] == "own")
+_playing = _when("playing", lambda state: state["phase"] == "play")
+_not_walked = _when("walked", lambda state: not state["walked"])
+_before_block = _when("before-block", lambda state: state["step"] == "before")
+_after_block = _when("after-block", lambda state: state["step"] == "after")
+
+
+@named("unplaced")
+def _unplaced(state: State, seat: int, move: Move) -> IllegalMove | None:
+    return None if complete(state) else IllegalMove("cl.setup.unplaced")
+
+
+@named("not-stuck")
+def _not_stuck(state: State, seat: int, move: Move) -> IllegalMove | None:
+    return None if stuck(state, seat) else IllegalMove("cl.turn.restart")
+
+
+# --- a block's place -----------------------------------------------------------------------
+
+
+@named("entered")
+def _entered(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """The own tower: a block is entered again only once every block is, where a grey
+    foundation still shows, and never a foundation."""
+    if state["blocks"][move["block"]] is not None and (
+            move["block"] in FOUNDATIONS
+            or any(spot is None for spot in state["blocks"].values()) or complete(state)):
+        return _malformed("that block is already in the tower")
+    return None
+
+
+@named("movable")
+def _movable(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """A block taken up: no figure on it, no stone, nothing on it, not moved last."""
+    if state["blocks"][move["block"]] is None:
         return None
-    if kind == "walk":
-        if state["walked"]:
-            raise IllegalMove("cl.turn.phase")
-        return check_walk(state, seat, move)
-    if kind in ("block", "pass"):
-        if state["step"] != "before":
-            raise IllegalMove("cl.turn.phase")
-        return check_placement(state, move) if kind == "block" else None
-    if kind in ("stone", "end"):
-        if state["step"] != "after":
-            raise IllegalMove("cl.turn.phase")
-        if kind == "stone":
-            _check_stone(state, seat, move["block"])
-            return None
-        refusal = _end_refusal(state, seat, tower(state))
-        if refusal is not None:
-            raise refusal
-        return None
-    raise IllegalMove("cl.turn.phase")
+    problem = movable_problem(state, move["block"], tower(state))
+    return None if problem is None else IllegalMove(problem, block=move["block"])
 
 
-def _check_build(state: State, move: Move) -> Placement | None:
-    kind = move["type"]
-    if kind == "built":
-        if not complete(state):
-            raise IllegalMove("cl.setup.unplaced")
-        return None
-    if kind != "build" or state["options"]["tower"] != "own":
-        raise IllegalMove("cl.turn.phase")
-    entered = state["blocks"][move["block"]] is not None
-    if entered and (move["block"] in FOUNDATIONS
-                    or any(spot is None for spot in state["blocks"].values())
-                    or complete(state)):
-        raise _malformed("that block is already in the tower")
-    return check_placement(state, move)
+@named("lies")
+def _lies(state: State, seat: int, move: Move) -> IllegalMove | None:
+    if shape(BLOCKS[move["block"]], move["top"], move["long"]) is None:
+        return IllegalMove("cl.block.shape", block=move["block"])
+    return None
 
 
-def check_placement(state: State, move: Move) -> Placement:
-    block_id = move["block"]
-    current = state["blocks"][block_id]
-    if current is not None:
-        problem = movable_problem(state, block_id, tower(state))
-        if problem is not None:
-            raise IllegalMove(problem, block=block_id)
-    dims = shape(BLOCKS[block_id], move["top"], move["long"])
-    if dims is None:
-        raise IllegalMove("cl.block.shape", block=block_id)
+@named("elsewhere")
+def _elsewhere(state: State, seat: int, move: Move) -> IllegalMove | None:
+    current = state["blocks"][move["block"]]
     if current is not None and (move["x"], move["y"], move["top"], move["long"]) == (
             current["x"], current["y"], current["top"], current["long"]):
-        raise IllegalMove("cl.block.elsewhere", block=block_id)
+        return IllegalMove("cl.block.elsewhere", block=move["block"])
+    return None
+
+
+@named("where")
+def _where(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """The building rules: resting whole, not on a stone, touching, room to push aside."""
+    found = placement(state, move)
+    return found if isinstance(found, IllegalMove) else None
+
+
+def placement(state: State, move: Move) -> Placement | IllegalMove:
+    """Where a block of a checked shape comes to rest, and whom it pushes, or the building
+    rule it breaks there."""
+    block_id = move["block"]
+    dims = shape(BLOCKS[block_id], move["top"], move["long"])
+    assert dims is not None
     w, d, h = dims
     rest = tower(state, without=block_id)
     problem, z, pushed = building_problem(rest, move["x"], move["y"], w, d, h,
                                           state["figures"], barred(state), whole_face(state))
     if problem is not None:
-        raise IllegalMove(BUILDING_CLAUSES[problem], block=block_id)
+        return IllegalMove(BUILDING_CLAUSES[problem], block=block_id)
     return Placement(block_id, {"x": move["x"], "y": move["y"], "z": z, "w": w, "d": d,
                                 "h": h, "top": move["top"], "long": move["long"]}, pushed)
 
 
-def _check_stone(state: State, seat: int, block_id: str) -> None:
-    if state["stones"][str(seat)] != "unused":
-        raise IllegalMove("cl.stone.used")
+# --- the blocking stone and the turn's end -------------------------------------------------
+
+
+@named("stone-used")
+def _stone_used(state: State, seat: int, move: Move) -> IllegalMove | None:
+    return None if state["stones"][str(seat)] == "unused" else IllegalMove("cl.stone.used")
+
+
+@named("stone-higher")
+def _stone_higher(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """A free block whose stone would leave no way to end the turn higher."""
     built = tower(state)
-    if block_id in stone_spots(state, seat, built):
-        return
-    if block_id in free_surfaces(state, seat, built) and not may_end_here(state, seat, built):
-        raise IllegalMove("cl.figure.higher")  # the only ways up end on that block
-    raise IllegalMove("cl.stone.free", block=block_id)
+    if move["block"] not in stone_spots(state, seat, built) and \
+            move["block"] in free_surfaces(state, seat, built) and \
+            not may_end_here(state, seat, built):
+        return IllegalMove("cl.figure.higher")  # the only ways up end on that block
+    return None
 
 
-def check_walk(state: State, seat: int, move: Move) -> Walk:
+@named("stone-free")
+def _stone_free(state: State, seat: int, move: Move) -> IllegalMove | None:
+    if move["block"] not in stone_spots(state, seat):
+        return IllegalMove("cl.stone.free", block=move["block"])
+    return None
+
+
+@named("end-higher")
+def _end_higher(state: State, seat: int, move: Move) -> IllegalMove | None:
+    return None if may_end_here(state, seat) else IllegalMove("cl.figure.higher")
+
+
+@named("end-on-stone")
+def _end_on_stone(state: State, seat: int, move: Move) -> IllegalMove | None:
+    if _on_own_stone(state, seat, tower(state), figure_node(state["figures"][str(seat)])):
+        return IllegalMove("cl.stone.free", block=own_stone(state, seat))
+    return None
+
+
+END: Move = {"type": "end"}
+
+
+def _end_refusal(state: State, seat: int) -> IllegalMove | None:
+    """Why the seat's turn cannot end where its figure stands now, or None: the end's own
+    checks, in their order."""
+    return _end_higher(state, seat, END) or _end_on_stone(state, seat, END)
+
+
+# --- a walk --------------------------------------------------------------------------------
+
+
+@named("place")
+def _place(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """A square of the tower, a pit, or the table."""
+    if parse_node(move["to"]) not in walker(state, seat).places():
+        return _malformed("to must be a square of the tower, or \"table\"")
+    return None
+
+
+@named("here")
+def _here(state: State, seat: int, move: Move) -> IllegalMove | None:
+    at = figure_node(state["figures"][str(seat)])
+    return IllegalMove("cl.figure.reach") if parse_node(move["to"]) == at else None
+
+
+@named("own-stone")
+def _own_stone(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """Not onto the block the seat laid its stone on this turn."""
+    target = parse_node(move["to"])
+    assert target is not None
+    if _on_own_stone(state, seat, tower(state), target):
+        return IllegalMove("cl.stone.free", block=own_stone(state, seat))
+    return None
+
+
+@named("stand")
+def _stand(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """The target itself: another figure, a stone, another colour."""
+    target = parse_node(move["to"])
+    assert target is not None
+    refusal = walker(state, seat).stand_refusal(target)
+    return None if refusal is None else IllegalMove(refusal)
+
+
+@named("spent")
+def _spent(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """A ladder named that the seat used already."""
+    mask = ladder_mask(move["ladders"])
+    assert mask is not None
+    return IllegalMove("cl.ladder.once") if mask & ~walker(state, seat).held else None
+
+
+@named("way")
+def _way(state: State, seat: int, move: Move) -> IllegalMove | None:
+    """A way there with exactly the ladders named, that lets the turn end after the block
+    move: else what stops the nearest attempt (``way``)."""
+    found = way(state, seat, move)
+    return found if isinstance(found, IllegalMove) else None
+
+
+def way(state: State, seat: int, move: Move) -> Walk | IllegalMove:
     """The walk the player describes: to ``to`` with exactly the ladders named. One search,
     with those ladders only, finds the ways there or notes the first rule that stops the
     nearest attempt (``Walker.why_not``)."""
@@ -391,26 +534,13 @@ def check_walk(state: State, seat: int, move: Move) -> Walk:
     target = parse_node(move["to"])
     mask = ladder_mask(move["ladders"])
     assert target is not None and mask is not None
-    built = tower(state)
-    everyone = walker(state, seat, built)
-    if target not in everyone.places():
-        raise _malformed("to must be a square of the tower, or \"table\"")
-    if target == start:
-        raise IllegalMove("cl.figure.reach")
-    if _on_own_stone(state, seat, built, target):
-        raise IllegalMove("cl.stone.free", block=own_stone(state, seat))
-    refusal = everyone.stand_refusal(target)
-    if refusal is not None:
-        raise IllegalMove(refusal)
-    if mask & ~everyone.held:
-        raise IllegalMove("cl.ladder.once")  # a ladder already spent
-    walking = walker(state, seat, built, named=mask)
+    walking = walker(state, seat, tower(state), named=mask)
     ways = walking.reach(start).get(target, [])
     if state["step"] == "after":
         ending = [(used, dipped) for used, dipped in ways
                   if may_end(state, walking.height(target), dipped)]
         if ways and not ending:
-            raise IllegalMove("cl.figure.higher")
+            return IllegalMove("cl.figure.higher")
         ways = ending
     for used, dipped in ways:
         if used == mask:
@@ -420,9 +550,27 @@ def check_walk(state: State, seat: int, move: Move) -> Walk:
     if ways:  # there, but without every ladder named: name only the ladders climbed
         needless = {LADDER_BITS["short"]: "cl.ladder.short", LADDER_BITS["long"]: "cl.ladder.long"}
         one = needless.get(mask) if all(used == 0 for used, _ in ways) else None
-        raise IllegalMove(one or "cl.figure.reach")
+        return IllegalMove(one or "cl.figure.reach")
     rule, params = walking.why_not(start, target)
-    raise IllegalMove(rule, **params)
+    return IllegalMove(rule, **params)
+
+
+_BLOCK = (_movable, _lies, _elsewhere, _where)
+#: Every check a move goes through, in order (docs/games/climbers.md, "Which rule a
+#: refusal names").
+ORDER = Order(
+    first=(_over, _turn, _grid, _shape),
+    by_kind={
+        "built": (_building, _unplaced),
+        "build": (_building, _own_tower, _entered, *_BLOCK),
+        "restart": (_playing, _not_stuck),
+        "walk": (_playing, _not_walked, _place, _here, _own_stone, _stand, _spent, _way),
+        "block": (_playing, _before_block, *_BLOCK),
+        "pass": (_playing, _before_block),
+        "stone": (_playing, _after_block, _stone_used, _stone_higher, _stone_free),
+        "end": (_playing, _after_block, _end_higher, _end_on_stone),
+    },
+)
 
 
 # --- the legal moves ---------------------------------------------------------------------------
@@ -472,7 +620,7 @@ def offered(state: State, seat: int) -> Offered:
     if state["step"] == "before":
         return Offered(walking, lower, placer(state, built), "block", movable(state, built),
                        [{"type": "pass"}])
-    ending = _end_refusal(state, seat, built)
+    ending = _end_refusal(state, seat)
     if not walking and ending is not None and ending.rule == "cl.figure.higher":
         return Offered([{"type": "restart"}])
     last: list[Move] = [{"type": "stone", "block": block_id}
@@ -538,15 +686,6 @@ def free_surfaces(state: State, seat: int, built: Tower) -> list[str]:
     return [block_id for block_id in built.blocks
             if block_id not in taken and (squares := built.visible(block_id))
             and standing.isdisjoint(squares)]
-
-
-def _end_refusal(state: State, seat: int, built: Tower) -> IllegalMove | None:
-    """Why the seat's turn cannot end where its figure stands now, or None."""
-    if not may_end_here(state, seat, built):
-        return IllegalMove("cl.figure.higher")
-    if _on_own_stone(state, seat, built, figure_node(state["figures"][str(seat)])):
-        return IllegalMove("cl.stone.free", block=own_stone(state, seat))
-    return None
 
 
 def _on_own_stone(state: State, seat: int, built: Tower, node: Node) -> bool:

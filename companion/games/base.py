@@ -192,6 +192,15 @@ class Game(Protocol):
         before the reveal): the log, the pages and the pushes of that viewer skip it."""
         ...
 
+    def checked(self, before: Mapping[str, Any], seat: int, move: Move) -> list[str]:
+        """The rules ``apply`` holds a move like ``move`` of ``seat`` to, in the order it
+        checks them: each a clause marked ``refusal = true`` that ``apply`` raises for such
+        a move breaking it (its shape aside). What a player reads under "Why it was
+        allowed" for a move of the log. Worked out from the table's view just before the
+        move (``view(state, None)``) and the move as the reader may see it
+        (``redact_move``), never from a secret: the list tells nobody more than the log."""
+        ...
+
 
 class Rules(Protocol):
     """The part of a game's ``rules`` module every game has alike."""
@@ -199,11 +208,19 @@ class Rules(Protocol):
     def why_not(self, state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove: ...
 
 
+class Checks(Protocol):
+    """A game's ``checks`` module: the rules its ``rules.check`` holds each kind of move to
+    (``Game.checked``)."""
+
+    def checked(self, before: Mapping[str, Any], seat: int, move: Move) -> list[str]: ...
+
+
 class SeededGame:
     """What every game reads from its seeds file (its id, player counts and options) and
-    asks its ``rules`` module (why a tap was refused). A game subclasses it naming both::
+    asks its ``rules`` module (why a tap was refused) and its ``checks`` module (the rules
+    a move was held to). A game subclasses it naming them::
 
-        class SkyRunner(SeededGame, seed=SEED, rules=rules): ...
+        class SkyRunner(SeededGame, seed=SEED, rules=rules, checks=checks): ...
     """
 
     id: str
@@ -211,11 +228,13 @@ class SeededGame:
     max_players: int
     seed: ClassVar[dict[str, Any]]
     rules: ClassVar[Rules]
+    checks: ClassVar[Checks]
     _options: ClassVar[tuple[Option, ...]]
 
-    def __init_subclass__(cls, *, seed: dict[str, Any], rules: Rules, **kwargs: Any) -> None:
+    def __init_subclass__(cls, *, seed: dict[str, Any], rules: Rules, checks: Checks,
+                          **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls.seed, cls.rules = seed, rules
+        cls.seed, cls.rules, cls.checks = seed, rules, checks
         cls.id, cls.min_players, cls.max_players = (
             seed["id"], seed["min_players"], seed["max_players"])
         cls._options = seed_options(seed)
@@ -225,6 +244,9 @@ class SeededGame:
 
     def why_not(self, state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
         return self.rules.why_not(state, seat, chosen)
+
+    def checked(self, before: Mapping[str, Any], seat: int, move: Move) -> list[str]:
+        return self.checks.checked(before, seat, move)
 
 
 def first_refusal(check: Callable[[Move], object], attempts: Iterable[Move],

@@ -84,6 +84,9 @@ class HighCard:
             new["effects"].append({"rule": "hc.end"})
         return new
 
+    def checked(self, before: Mapping[str, Any], seat: int, move: Move) -> list[str]:
+        return ["hc.game.over", "hc.turn.wait", "hc.card.not-in-hand"]
+
     def why_not(self, state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
         return first_refusal(lambda move: self.apply(state, seat, move),
                              [{"type": "play", "card": chosen.get("card")}],

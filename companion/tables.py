@@ -152,6 +152,23 @@ class Step:
     after: State
 
 
+@dataclass(frozen=True)
+class Recorded:
+    """One move of the match's log on its own, as one viewer may know it
+    (``Table.recorded``): what a "This move" page shows."""
+
+    #: The log's item, as the viewer's log shows it (``Table.log_for``).
+    item: dict[str, Any]
+    #: The table's views just before and just after the move (public: no secret).
+    before: Mapping[str, Any]
+    after: Mapping[str, Any]
+    #: The rules the engine held the move to (``Game.checked``), in the order it checks them.
+    checked: list[str]
+    #: The viewer's numbers of the moves logged just before and just after it, if any.
+    earlier: int | None
+    later: int | None
+
+
 @dataclass
 class Numbering:
     """The match's log as one viewer may know it. A seq that reaches a viewer is its own:
@@ -417,6 +434,29 @@ class Table:
             after = next((step.after for step in self.steps if step.entry.seq == seq), None)
             return {"before": None if before is None else self._view(before, None),
                     "after": None if after is None else self._view(after, None)}
+
+    def recorded(self, number: int, viewer: int | None) -> Recorded | None:
+        """The move ``viewer`` numbers ``number``, on its own (None: no move of its log has
+        that number): the move as its log shows it, the table around it, and the rules the
+        engine held it to, listed from the table's view and the move as this viewer sees it,
+        so that nothing tells it more than its log. A move taken back since is applied
+        again to its state before, which holds the generator: the same state after."""
+        with self.lock:
+            moves = [item for item in self.log_for(viewer) if item["kind"] == "move"]
+            index = next((at for at, item in enumerate(moves) if item["seq"] == number), None)
+            seq = self.entry_seq(number, viewer)
+            entry = next((entry for entry in self.log if entry.seq == seq), None)
+            if index is None or entry is None:
+                return None
+            item, around = moves[index], self.moment(number, viewer)
+            before, after = around["before"], around["after"]
+            if after is None:
+                after = self._view(self.game.apply(self.befores[entry.seq], entry.mover,
+                                                   entry.move), None)
+            return Recorded(item, before, after,
+                            self.game.checked(before, entry.mover, item["move"]),
+                            moves[index - 1]["seq"] if index else None,
+                            moves[index + 1]["seq"] if index + 1 < len(moves) else None)
 
     def log_for(self, viewer: int | None) -> list[dict[str, Any]]:
         """The match's log as ``viewer`` may see it: moves redacted, undos shown, what the

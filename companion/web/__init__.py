@@ -16,6 +16,7 @@ from companion.web import (
     phone,
     pieces,
     ratelimit,
+    record,
     regions,
     rules,
     screen,
@@ -32,8 +33,8 @@ def init_app(app: Flask) -> None:
     app.jinja_loader = template_loader(app)
     security.init_app(app)
     ratelimit.init_app(app)
-    for module in (home, join, waiting, phone, screen, host_links, extras, rules, api,
-                   sockets):
+    for module in (home, join, waiting, phone, screen, record, host_links, extras, rules,
+                   api, sockets):
         app.register_blueprint(module.bp)
     assets.init_app(app)
     install_template_globals(app)

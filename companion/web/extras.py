@@ -10,12 +10,12 @@ side: the phone leads, the screen follows."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, render_template, request
 from werkzeug.wrappers import Response
 
 from companion.i18n import drawing_in
 from companion.tables import Table
-from companion.web.phone import seat_or_none
+from companion.web.phone import seat_or_join
 from companion.web.render import screen_context, viewer_context
 from companion.web.responses import table_or_404
 from companion.web.services import services
@@ -44,10 +44,7 @@ def phone_show(code: str, name: str) -> Response | str:
     htmx (its Back and Next)."""
     table = table_or_404(code)
     game_id = _served(table, name)
-    seat = seat_or_none(table)
-    if seat is None:
-        return redirect(url_for("join.form", code=table.code), code=303)
-    context = viewer_context(table, seat)
+    context = viewer_context(table, seat_or_join(table))
     piece = f"games/{game_id}/{name}.html"
     if request.headers.get("HX-Request"):
         if "step" in request.args:

@@ -41,12 +41,18 @@ def seat_or_none(table: Table) -> int | None:
     return table.seat_of(seat_token(request, table.code))
 
 
+def seat_or_join(table: Table) -> int:
+    """This phone's seat at ``table``; a phone without one is sent to the join page."""
+    seat = seat_or_none(table)
+    if seat is None:
+        abort(redirect(url_for("join.form", code=table.code), code=303))
+    return seat
+
+
 @bp.get("/t/<code>/play")
 def play(code: str) -> Response | str:
     table = table_or_404(code)
-    seat = seat_or_none(table)
-    if seat is None:
-        return redirect(url_for("join.form", code=table.code), code=303)
+    seat = seat_or_join(table)
     try:
         chosen = parse_chosen(request.args.get("pick"))
     except Unreadable as unreadable:

@@ -101,7 +101,7 @@ def regions(table: Table, seat: int | None, is_host: bool = False,
     context["notice"] = notice
     context["log_lines"] = Call(lambda: log_lines(table, context), table.code,
                                 context["match_no"], [seat["name"] for seat in context["seats"]],
-                                context["is_host"], kept=context["log"])
+                                context["is_host"], context["opens_move"], kept=context["log"])
     reuse = _reuse(memo, context)
     parts = []
     for region_id, template in layout:
@@ -156,9 +156,9 @@ def log_lines(table: Table, context: dict[str, Any]) -> list[Markup]:
     for entry in context["log"]:
         # The entry's repr holds all it says, as its JSON would, at a fraction of the cost
         # (this runs for each line of each viewer's log).
-        # The host's lines offer a rewind.
+        # The host's lines offer a rewind; a line opens the move in its reader's numbers.
         key = (table.code, context["match_no"], current_lang(), names, context["is_host"],
-               repr(entry))
+               context.get("opens_move"), repr(entry))
         with lock:
             html = cache.get(key)
         if html is None:

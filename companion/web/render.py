@@ -155,6 +155,10 @@ def viewer_context(table: Table, seat: int | None, is_host: bool = False,
             "can_host_undo": bool(is_host and table.steps),
             "match_no": table.match.no if table.match else 0,
             "sitting": table.sitting.get(seat, SCREEN_SIDES[0]) if seat is not None else None,
+            # A phone reads its log by its seat's numbers, the table screen by its own:
+            # the record's page a log line opens ("This move"), the whole log it links to.
+            "on_phone": seat is not None,
+            "opens_move": "record.phone_move" if seat is not None else "record.screen_move",
         }
         if seat is not None and moves:
             standing_of = getattr(registered()[table.row.game].helpers, "standing", None)

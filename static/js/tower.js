@@ -652,21 +652,28 @@
     if (!window.clTowerMore) loadMore();
   }
 
+  // The records a view draws: the page's (#cl-td), or its own (data-records: the tower at
+  // a moment of the game's record, beside another moment's).
+  function recordsOf(svg) {
+    return document.getElementById(svg.dataset.records || "cl-td");
+  }
+
   function redraw(force) {
-    const data = document.getElementById("cl-td");
-    if (!data) return;
-    const said = signature(data);
-    let tower = null;
+    const towers = new Map();  // each set of records, read once: [said, tower]
     for (const svg of document.querySelectorAll("svg.cl-3d")) {
-      const [key, angle] = viewKey(svg, said);
+      const data = recordsOf(svg);
+      if (!data) continue;
+      if (!towers.has(data)) towers.set(data, [signature(data), null]);
+      const known = towers.get(data);
+      const [key, angle] = viewKey(svg, known[0]);
       showZoomBar(svg);
       if (!force && drawn.get(svg) === key && svg.firstChild) continue;
       if (!force && waits(svg)) {
         if (!queued.includes(svg)) queued.push(svg);
         continue;
       }
-      tower = tower || read(data);
-      drawView(svg, data, tower, key, angle);
+      known[1] = known[1] || read(data);
+      drawView(svg, data, known[1], key, angle);
     }
     if (queued.length && !waiting) nextFrame();
   }
@@ -677,7 +684,7 @@
     requestAnimationFrame(() => setTimeout(() => {
       waiting = false;
       const svg = queued.shift();
-      const data = document.getElementById("cl-td");
+      const data = svg && recordsOf(svg);
       if (svg && svg.isConnected && data) {
         const [key, angle] = viewKey(svg, signature(data));
         if (drawn.get(svg) !== key || !svg.firstChild) drawView(svg, data, read(data), key, angle);

@@ -36,6 +36,12 @@ class ClimbersHelpers:
         return Markup("".join(_block_item(record["id"], record["data"])
                               for record in climbers_tower.block_records(view, marked)))
 
+    def block_records(self, view: dict[str, Any],
+                      marked: str | None = None) -> list[dict[str, str]]:
+        """The tower's blocks as records alone, for a picture of its own (a moment of the
+        game's record), beside the page's own tower."""
+        return climbers_tower.block_records(view, marked)
+
     def figure_records(self, view: dict[str, Any],
                        seats: list[dict[str, Any]]) -> list[dict[str, str]]:
         return climbers_tower.figure_records(view, seats)

@@ -202,25 +202,28 @@ class Game(Protocol):
         ...
 
 
-class Rules(Protocol):
-    """The part of a game's ``rules`` module every game has alike."""
-
-    def why_not(self, state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove: ...
-
-
-class Checks(Protocol):
-    """A game's ``checks`` module: the rules its ``rules.check`` holds each kind of move to
-    (``Game.checked``)."""
+class Ordered(Protocol):
+    """A game's checks in their order (``checks.Order``), as ``Game.checked`` reads them."""
 
     def checked(self, before: Mapping[str, Any], seat: int, move: Move) -> list[str]: ...
 
 
+class Rules(Protocol):
+    """The part of a game's ``rules`` module every game has alike: why a tap was refused,
+    and the checks ``apply`` makes, which say too what a move was held to."""
+
+    @property
+    def ORDER(self) -> Ordered: ...  # the module's constant
+
+    def why_not(self, state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove: ...
+
+
 class SeededGame:
     """What every game reads from its seeds file (its id, player counts and options) and
-    asks its ``rules`` module (why a tap was refused) and its ``checks`` module (the rules
-    a move was held to). A game subclasses it naming them::
+    asks its ``rules`` module (why a tap was refused; its ``ORDER``: the rules a move was
+    held to). A game subclasses it naming them::
 
-        class SkyRunner(SeededGame, seed=SEED, rules=rules, checks=checks): ...
+        class SkyRunner(SeededGame, seed=SEED, rules=rules): ...
     """
 
     id: str
@@ -228,13 +231,11 @@ class SeededGame:
     max_players: int
     seed: ClassVar[dict[str, Any]]
     rules: ClassVar[Rules]
-    checks: ClassVar[Checks]
     _options: ClassVar[tuple[Option, ...]]
 
-    def __init_subclass__(cls, *, seed: dict[str, Any], rules: Rules, checks: Checks,
-                          **kwargs: Any) -> None:
+    def __init_subclass__(cls, *, seed: dict[str, Any], rules: Rules, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls.seed, cls.rules, cls.checks = seed, rules, checks
+        cls.seed, cls.rules = seed, rules
         cls.id, cls.min_players, cls.max_players = (
             seed["id"], seed["min_players"], seed["max_players"])
         cls._options = seed_options(seed)
@@ -246,7 +247,7 @@ class SeededGame:
         return self.rules.why_not(state, seat, chosen)
 
     def checked(self, before: Mapping[str, Any], seat: int, move: Move) -> list[str]:
-        return self.checks.checked(before, seat, move)
+        return self.rules.ORDER.checked(before, seat, move)
 
 
 def first_refusal(check: Callable[[Move], object], attempts: Iterable[Move],

@@ -1,12 +1,15 @@
 """What "Why it was allowed" lists for a move is what the engine holds it to.
 
-Seeded games of every engine, with their variants: at each position, every move a seat may
-make is changed one value at a time (another value the legal moves give that key, or one
-more or less), and each change ``apply`` refuses for a rule must find that rule among those
-``Game.checked`` lists for the changed move: a list that leaves out a check the engine
-makes fails. Each rule listed is a clause the seeds mark as a refusal, with the
-rulebook's sentence to show; and the list is the same whether worked out from the move or
-from the move as another viewer sees it (no secret changes it).
+``Game.checked`` reads the game's ``rules.ORDER``: each check declares the clauses it
+refuses with, and when a move of the log was held to them. Seeded games of every engine,
+with their variants: at each position, every move a seat may make is changed one value at
+a time (another value the legal moves give that key, or one more or less), and each change
+``apply`` refuses for a rule must find that rule among the clauses of the check that
+refused it, and among those ``Game.checked`` lists for the changed move: a check that
+leaves out a clause it refuses with, or a list that leaves out a check the engine makes,
+fails. Each rule listed is a clause the seeds mark as a refusal, with the rulebook's
+sentence to show; and the list is the same whether worked out from the move or from the
+move as another viewer sees it (no secret changes it).
 """
 
 from __future__ import annotations
@@ -111,6 +114,10 @@ def test_every_refusal_of_a_changed_move_is_among_the_rules_it_is_checked_agains
             tried += [(other, move) for other in range(players) if other not in dict(acting)
                       for move in moves[:3]]
             for by, move in tried:
+                found = game.rules.ORDER.refused_by(state, by, move)
+                if found is not None:
+                    step, refusal = found
+                    assert refusal.rule in step.clauses, (step.name, move, refusal.rule)
                 try:
                     game.apply(state, by, move)
                 except IllegalMove as refusal:

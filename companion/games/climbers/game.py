@@ -28,7 +28,7 @@ from companion.games.base import (
     is_seat,
     read_setup,
 )
-from companion.games.climbers import checks, rules
+from companion.games.climbers import rules
 from companion.games.climbers.data import BLOCKS, COLOURS, FOUNDATIONS, GAME_ID, LADDERS, SEED
 from companion.games.climbers.geometry import Tower, opened_pits
 from companion.games.climbers.tower import foundations, generate
@@ -47,7 +47,7 @@ class _TowerView(NamedTuple):
     bounds: list[int]
 
 
-class Climbers(SeededGame, seed=SEED, rules=rules, checks=checks):
+class Climbers(SeededGame, seed=SEED, rules=rules):
     #: A block, then where it goes, then only if more than one way of lying fits there,
     #: which colour on top and which way: the fewest taps for the common move.
     choice_keys: tuple[str, ...] = ("type", "to", "ladders", "block", "x", "y", "top", "long")

@@ -16,7 +16,7 @@ from itertools import islice
 from typing import Any
 
 from companion.games.base import IllegalMove, Move, State, first_refusal, is_int, is_seat
-from companion.games.checks import Check, Order, named, well_formed
+from companion.games.checks import Check, Order, named, option, well_formed
 from companion.games.climbers import types
 from companion.games.climbers.data import ALL_COLOURS, BLOCKS, COLOURS, FOUNDATIONS
 from companion.games.climbers.geometry import (
@@ -45,6 +45,11 @@ from companion.lru import LRU
 FAR = 60
 BUILDING_CLAUSES = {"support": "cl.build.support", "stone": "cl.build.stone",
                     "contact": "cl.build.contact", "push": "cl.build.push"}
+#: Why a block in the tower may not move (``movable_problem``), in the order it asks.
+MOVABLE_CLAUSES = ("cl.block.occupied", "cl.block.stone", "cl.block.covered",
+                   "cl.block.last-moved")
+#: Why a figure may not stand on a square (``Walker.stand_refusal``), in the order it asks.
+STAND_CLAUSES = ("cl.figure.one-per-square", "cl.figure.stone", "cl.figure.colour")
 
 
 @dataclass
@@ -311,21 +316,43 @@ def check(state: State, seat: int, move: Any) -> Placement | Walk | None:
     return None
 
 
+# --- when a move of the log was held to a check (``checks.Applies``) -----------------------
+
+
+def _placed(before: Mapping[str, Any], seat: int, move: Move) -> bool:
+    """A move that puts a block in a place."""
+    return "x" in move or "y" in move
+
+
+def _standing(before: Mapping[str, Any], seat: int, move: Move) -> bool:
+    """A block in the tower already, taken up to go elsewhere."""
+    return any(block["id"] == move.get("block") for block in before["blocks"])
+
+
+def _stone_laid(before: Mapping[str, Any], seat: int, move: Move) -> bool:
+    """The seat laid its blocking stone this turn (``own_stone``): the turn is the mover's."""
+    return str(seat) in before["blocked"]
+
+
+def _after_the_block(before: Mapping[str, Any], seat: int, move: Move) -> bool:
+    return bool(before["step"] == "after")
+
+
 # --- every move ----------------------------------------------------------------------------
 
 
-@named("over")
+@named("over", "cl.game.over")
 def _over(state: State, seat: int, move: Any) -> IllegalMove | None:
     return IllegalMove("cl.game.over") if state["phase"] == "over" else None
 
 
-@named("turn")
+@named("turn", "cl.turn.wait")
 def _turn(state: State, seat: int, move: Any) -> IllegalMove | None:
     return None if is_seat(state, seat) and seat == state["turn"] else IllegalMove(
         "cl.turn.wait")
 
 
-@named("grid")
+@named("grid", "cl.build.grid", applies=_placed)
 def _grid(state: State, seat: int, move: Any) -> IllegalMove | None:
     try:
         check_grid(move)
@@ -344,7 +371,7 @@ def _when(name: str, ready: Callable[[State], bool]) -> Check:
     """The check ``name``: the move fits the moment only when ``ready(state)``."""
     def refuse(state: State, seat: int, move: Move) -> IllegalMove | None:
         return None if ready(state) else IllegalMove("cl.turn.phase")
-    return Check(name, refuse)
+    return Check(name, refuse, ("cl.turn.phase",))
 
 
 _building = _when("building", lambda state: state["phase"] == "build")
@@ -355,12 +382,12 @@ _before_block = _when("before-block", lambda state: state["step"] == "before")
 _after_block = _when("after-block", lambda state: state["step"] == "after")
 
 
-@named("unplaced")
+@named("unplaced", "cl.setup.unplaced")
 def _unplaced(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None if complete(state) else IllegalMove("cl.setup.unplaced")
 
 
-@named("not-stuck")
+@named("not-stuck", "cl.turn.restart")
 def _not_stuck(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None if stuck(state, seat) else IllegalMove("cl.turn.restart")
 
@@ -368,7 +395,7 @@ def _not_stuck(state: State, seat: int, move: Move) -> IllegalMove | None:
 # --- a block's place -----------------------------------------------------------------------
 
 
-@named("entered")
+@named("entered", "cl.move.malformed")
 def _entered(state: State, seat: int, move: Move) -> IllegalMove | None:
     """The own tower: a block is entered again only once every block is, where a grey
     foundation still shows, and never a foundation."""
@@ -379,7 +406,7 @@ def _entered(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("movable")
+@named("movable", *MOVABLE_CLAUSES, applies=_standing)
 def _movable(state: State, seat: int, move: Move) -> IllegalMove | None:
     """A block taken up: no figure on it, no stone, nothing on it, not moved last."""
     if state["blocks"][move["block"]] is None:
@@ -388,14 +415,14 @@ def _movable(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None if problem is None else IllegalMove(problem, block=move["block"])
 
 
-@named("lies")
+@named("lies", "cl.block.shape")
 def _lies(state: State, seat: int, move: Move) -> IllegalMove | None:
     if shape(BLOCKS[move["block"]], move["top"], move["long"]) is None:
         return IllegalMove("cl.block.shape", block=move["block"])
     return None
 
 
-@named("elsewhere")
+@named("elsewhere", "cl.block.elsewhere", applies=_standing)
 def _elsewhere(state: State, seat: int, move: Move) -> IllegalMove | None:
     current = state["blocks"][move["block"]]
     if current is not None and (move["x"], move["y"], move["top"], move["long"]) == (
@@ -404,7 +431,7 @@ def _elsewhere(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("where")
+@named("where", *BUILDING_CLAUSES.values())
 def _where(state: State, seat: int, move: Move) -> IllegalMove | None:
     """The building rules: resting whole, not on a stone, touching, room to push aside."""
     found = placement(state, move)
@@ -430,12 +457,12 @@ def placement(state: State, move: Move) -> Placement | IllegalMove:
 # --- the blocking stone and the turn's end -------------------------------------------------
 
 
-@named("stone-used")
+@named("stone-used", "cl.stone.used")
 def _stone_used(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None if state["stones"][str(seat)] == "unused" else IllegalMove("cl.stone.used")
 
 
-@named("stone-higher")
+@named("stone-higher", "cl.figure.higher")
 def _stone_higher(state: State, seat: int, move: Move) -> IllegalMove | None:
     """A free block whose stone would leave no way to end the turn higher."""
     built = tower(state)
@@ -446,19 +473,19 @@ def _stone_higher(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("stone-free")
+@named("stone-free", "cl.stone.free")
 def _stone_free(state: State, seat: int, move: Move) -> IllegalMove | None:
     if move["block"] not in stone_spots(state, seat):
         return IllegalMove("cl.stone.free", block=move["block"])
     return None
 
 
-@named("end-higher")
+@named("end-higher", "cl.figure.higher")
 def _end_higher(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None if may_end_here(state, seat) else IllegalMove("cl.figure.higher")
 
 
-@named("end-on-stone")
+@named("end-on-stone", "cl.stone.free", applies=_stone_laid)
 def _end_on_stone(state: State, seat: int, move: Move) -> IllegalMove | None:
     if _on_own_stone(state, seat, tower(state), figure_node(state["figures"][str(seat)])):
         return IllegalMove("cl.stone.free", block=own_stone(state, seat))
@@ -477,7 +504,7 @@ def _end_refusal(state: State, seat: int) -> IllegalMove | None:
 # --- a walk --------------------------------------------------------------------------------
 
 
-@named("place")
+@named("place", "cl.move.malformed")
 def _place(state: State, seat: int, move: Move) -> IllegalMove | None:
     """A square of the tower, a pit, or the table."""
     if parse_node(move["to"]) not in walker(state, seat).places():
@@ -485,13 +512,13 @@ def _place(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("here")
+@named("here", "cl.figure.reach")
 def _here(state: State, seat: int, move: Move) -> IllegalMove | None:
     at = figure_node(state["figures"][str(seat)])
     return IllegalMove("cl.figure.reach") if parse_node(move["to"]) == at else None
 
 
-@named("own-stone")
+@named("own-stone", "cl.stone.free", applies=_stone_laid)
 def _own_stone(state: State, seat: int, move: Move) -> IllegalMove | None:
     """Not onto the block the seat laid its stone on this turn."""
     target = parse_node(move["to"])
@@ -501,7 +528,7 @@ def _own_stone(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("stand")
+@named("stand", *STAND_CLAUSES)
 def _stand(state: State, seat: int, move: Move) -> IllegalMove | None:
     """The target itself: another figure, a stone, another colour."""
     target = parse_node(move["to"])
@@ -510,7 +537,7 @@ def _stand(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None if refusal is None else IllegalMove(refusal)
 
 
-@named("spent")
+@named("spent", "cl.ladder.once")
 def _spent(state: State, seat: int, move: Move) -> IllegalMove | None:
     """A ladder named that the seat used already."""
     mask = ladder_mask(move["ladders"])
@@ -518,7 +545,11 @@ def _spent(state: State, seat: int, move: Move) -> IllegalMove | None:
     return IllegalMove("cl.ladder.once") if mask & ~walker(state, seat).held else None
 
 
-@named("way")
+@named("way", "cl.figure.higher", "cl.figure.reach", *STAND_CLAUSES, "cl.ladder.once",
+       "cl.figure.step", "cl.ladder.short", "cl.figure.diagonal", "cl.figure.colour-way",
+       "cl.ladder.long", "cl.ladder.chain", "cl.figure.never-down",
+       when={"cl.figure.higher": _after_the_block,
+             "cl.figure.never-down": option("descent", "never")})
 def _way(state: State, seat: int, move: Move) -> IllegalMove | None:
     """A way there with exactly the ladders named, that lets the turn end after the block
     move: else what stops the nearest attempt (``way``)."""

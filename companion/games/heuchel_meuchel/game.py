@@ -25,7 +25,7 @@ from companion.games.base import (
     revealed_nothing,
     shuffled,
 )
-from companion.games.heuchel_meuchel import board, checks, resolve, rules
+from companion.games.heuchel_meuchel import board, resolve, rules
 from companion.games.heuchel_meuchel.data import (
     CARD_COUNT,
     CARDS_PER_PLAYER,
@@ -39,7 +39,7 @@ from companion.games.heuchel_meuchel.data import (
 from companion.games.heuchel_meuchel.types import View
 
 
-class HeuchelMeuchel(SeededGame, seed=SEED, rules=rules, checks=checks):
+class HeuchelMeuchel(SeededGame, seed=SEED, rules=rules):
     choice_keys: tuple[str, ...] = ("card", "row", "lost", "column", "type", "from", "count",
                                     "to", "value")
 

@@ -19,7 +19,7 @@ from companion.games.base import (
     is_int,
     is_seat,
 )
-from companion.games.checks import Check, Order, named, well_formed
+from companion.games.checks import Check, Order, in_phase, named, never, option, well_formed
 from companion.games.heuchel_meuchel import board, types
 from companion.games.heuchel_meuchel.data import (
     CARD_COUNT,
@@ -57,12 +57,17 @@ def check(state: State, seat: int, move: Any) -> None:
 # --- every move -----------------------------------------------------------------------
 
 
-@named("over")
+def _rolled(before: Mapping[str, Any], seat: int, move: Move) -> bool:
+    """A stack's move after a roll of the die, which it matches exactly."""
+    return before["roll"] is not None
+
+
+@named("over", "hm.game.over")
 def _over(state: State, seat: int, move: Any) -> IllegalMove | None:
     return IllegalMove("hm.game.over") if state["phase"] == "over" else None
 
 
-@named("seat")
+@named("seat", "hm.turn.wait", applies=never)
 def _seat(state: State, seat: int, move: Any) -> IllegalMove | None:
     return None if is_seat(state, seat) else IllegalMove("hm.turn.wait", seat=seat)
 
@@ -73,51 +78,51 @@ _shape = well_formed(types.Move, "hm.move.malformed", check_values)
 # --- set-up ---------------------------------------------------------------------------
 
 
-@named("begun")
+@named("begun", "hm.setup.over")
 def _begun(state: State, seat: int, move: Move) -> IllegalMove | None:
     """A set-up move once the game has begun, whoever sends it and whatever the turn."""
     return IllegalMove("hm.setup.over") if state["phase"] != "setup" else None
 
 
-@named("column-fixed")
+@named("column-fixed", "hm.setup.column-fixed")
 def _column_fixed(state: State, seat: int, move: Move) -> IllegalMove | None:
     fixed = board.column_of(state, seat) is not None and board.placed_count(state, seat)
     return IllegalMove("hm.setup.column-fixed") if fixed else None
 
 
-@named("column-taken")
+@named("column-taken", "hm.setup.column-taken")
 def _column_taken(state: State, seat: int, move: Move) -> IllegalMove | None:
     if board.owner_of(state, move["column"]) is not None:
         return IllegalMove("hm.setup.column-taken", column=move["column"])
     return None
 
 
-@named("column-first")
+@named("column-first", "hm.setup.column-first")
 def _column_first(state: State, seat: int, move: Move) -> IllegalMove | None:
     return IllegalMove("hm.setup.column-first") if board.column_of(state, seat) is None else None
 
 
-@named("six")
+@named("six", "hm.setup.six")
 def _six(state: State, seat: int, move: Move) -> IllegalMove | None:
     full = board.placed_count(state, seat) >= CARDS_PER_PLAYER
     return IllegalMove("hm.setup.six") if full else None
 
 
-@named("in-turn")
+@named("in-turn", "hm.setup.in-turn", applies=option("placing", "in-turn"))
 def _in_turn(state: State, seat: int, move: Move) -> IllegalMove | None:
     """Table option "in turn": only the seat whose turn it is to place places or lifts."""
     placing = board.placing_seat(state)
     return IllegalMove("hm.setup.in-turn") if placing not in (None, seat) else None
 
 
-@named("dealt")
+@named("dealt", "hm.setup.not-dealt", applies=option("deal", "app"))
 def _dealt(state: State, seat: int, move: Move) -> IllegalMove | None:
     if state["options"]["deal"] == "app" and move["card"] not in state["hands"][str(seat)]:
         return IllegalMove("hm.setup.not-dealt")
     return None
 
 
-@named("already-placed")
+@named("already-placed", "hm.setup.already-placed", applies=option("deal", "table"))
 def _already_placed(state: State, seat: int, move: Move) -> IllegalMove | None:
     mine = {placed for _, placed in board.column_cards(state, seat)}
     if state["options"]["deal"] == "table" and move["card"] in mine:
@@ -125,14 +130,14 @@ def _already_placed(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("claimed")
+@named("claimed", "hm.setup.claimed", applies=option("deal", "table"))
 def _claimed(state: State, seat: int, move: Move) -> IllegalMove | None:
     if state["options"]["deal"] == "table" and move["card"] in board.placed_cards(state):
         return IllegalMove("hm.setup.claimed")
     return None
 
 
-@named("not-yours")
+@named("not-yours", "hm.setup.not-yours")
 def _not_yours(state: State, seat: int, move: Move) -> IllegalMove | None:
     column = board.column_of(state, seat)
     if column is None or move["card"] not in _start_tops(state, column):
@@ -168,24 +173,24 @@ def _setup_moves(state: State, seat: int) -> list[Move]:
 # --- the moment of a turn ---------------------------------------------------------------
 
 
-@named("set-up")
+@named("set-up", "hm.turn.phase", applies=in_phase("setup"))
 def _setting_up(state: State, seat: int, move: Move) -> IllegalMove | None:
     return IllegalMove("hm.turn.phase") if state["phase"] == "setup" else None
 
 
-@named("turn")
+@named("turn", "hm.turn.wait")
 def _turn(state: State, seat: int, move: Move) -> IllegalMove | None:
     return IllegalMove("hm.turn.wait", seat=seat) if seat != state["turn"] else None
 
 
-@named("favour-first")
+@named("favour-first", "hm.favour.first", applies=in_phase("favour"))
 def _favour_first(state: State, seat: int, move: Move) -> IllegalMove | None:
     if state["phase"] == "favour":
         return IllegalMove("hm.favour.first", row=state["moved"]["row"])
     return None
 
 
-@named("roll-first")
+@named("roll-first", "hm.die.roll-first", applies=in_phase("roll"))
 def _roll_first(state: State, seat: int, move: Move) -> IllegalMove | None:
     return IllegalMove("hm.die.roll-first") if state["phase"] == "roll" else None
 
@@ -194,10 +199,10 @@ def _moment(phase: str) -> Check:
     """The check that the turn waits for a move of this kind (phase ``phase``)."""
     def refuse(state: State, seat: int, move: Move) -> IllegalMove | None:
         return IllegalMove("hm.turn.phase") if state["phase"] != phase else None
-    return Check("moment", refuse)
+    return Check("moment", refuse, ("hm.turn.phase",))
 
 
-@named("must-move")
+@named("must-move", "hm.turn.must-move")
 def _must_move(state: State, seat: int, move: Move) -> IllegalMove | None:
     """Passing, or ending a turn that has moved nothing: never but after a move's favour."""
     if move["type"] == "pass" or state["phase"] != "favour":
@@ -214,20 +219,20 @@ def _own_stack(state: State, seat: int, row: int) -> dict[str, Any] | None:
     return board.square(state, column, row) if 1 <= row <= ROWS else None
 
 
-@named("own-column")
+@named("own-column", "hm.move.own-column")
 def _own_column(state: State, seat: int, move: Move) -> IllegalMove | None:
     if _own_stack(state, seat, move["row"]) is None:
         return IllegalMove("hm.move.own-column", row=move["row"])
     return None
 
 
-@named("home")
+@named("home", "hm.goal.reached")
 def _home(state: State, seat: int, move: Move) -> IllegalMove | None:
     stack = _own_stack(state, seat, move["row"])
     return IllegalMove("hm.goal.reached") if stack is not None and stack["down"] else None
 
 
-@named("top-part")
+@named("top-part", "hm.move.top-part")
 def _top_part(state: State, seat: int, move: Move) -> IllegalMove | None:
     height = len(board.stack_at(state, board.own_column(state, seat), move["row"])["cards"])
     if not 1 <= move["count"] <= height:
@@ -258,19 +263,19 @@ class _Landing:
                            landings=", ".join(str(target) for target in self.targets))
 
 
-@named("down")
+@named("down", "hm.move.upward")
 def _down(state: State, seat: int, move: Move) -> IllegalMove | None:
     return _Landing(state, seat, move).upward() if move["to"] <= move["row"] else None
 
 
-@named("goal-limit")
+@named("goal-limit", "hm.move.goal-limit")
 def _goal_limit(state: State, seat: int, move: Move) -> IllegalMove | None:
     goal = goal_row(rank_of(board.top(board.stack_at(state, board.own_column(state, seat),
                                                      move["row"]))))
     return IllegalMove("hm.move.goal-limit", goal=goal) if move["to"] > goal else None
 
 
-@named("goal-shared")
+@named("goal-shared", "hm.goal.shared")
 def _goal_shared(state: State, seat: int, move: Move) -> IllegalMove | None:
     """A face-down goal pile of a lower rank: occupied for this stack, which jumps it."""
     landing = _Landing(state, seat, move)
@@ -280,26 +285,26 @@ def _goal_shared(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("die-exact")
+@named("die-exact", "hm.die.exact", applies=_rolled)
 def _die_exact(state: State, seat: int, move: Move) -> IllegalMove | None:
     if state["roll"] is not None and move["to"] not in _Landing(state, seat, move).targets:
         return IllegalMove("hm.die.exact", roll=state["roll"])
     return None
 
 
-@named("no-landing")
+@named("no-landing", "hm.move.no-landing")
 def _no_landing(state: State, seat: int, move: Move) -> IllegalMove | None:
     landing = _Landing(state, seat, move)
     return IllegalMove("hm.move.no-landing", goal=landing.goal) if not landing.targets else None
 
 
-@named("occupied")
+@named("occupied", "hm.move.upward")
 def _occupied(state: State, seat: int, move: Move) -> IllegalMove | None:
     landing = _Landing(state, seat, move)
     return landing.upward() if not landing.free(state) else None
 
 
-@named("keep-jumping")
+@named("keep-jumping", "hm.move.keep-jumping", applies=option("step_ends_move", False))
 def _keep_jumping(state: State, seat: int, move: Move) -> IllegalMove | None:
     """The table option: a step may go on jumping too, and only over occupied squares."""
     if not state["options"]["step_ends_move"] and \
@@ -308,7 +313,7 @@ def _keep_jumping(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("step-ends")
+@named("step-ends", "hm.move.step-ends", applies=option("step_ends_move", True))
 def _step_ends(state: State, seat: int, move: Move) -> IllegalMove | None:
     """The rule the table plays by default: a plain step ends the move."""
     landing = _Landing(state, seat, move)
@@ -317,7 +322,7 @@ def _step_ends(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("jump-ends")
+@named("jump-ends", "hm.move.jump-ends", applies=option("step_ends_move", True))
 def _jump_ends(state: State, seat: int, move: Move) -> IllegalMove | None:
     """By default too: a jump goes on only over occupied squares."""
     if move["to"] not in _Landing(state, seat, move).targets:
@@ -325,7 +330,7 @@ def _jump_ends(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("exposes")
+@named("exposes", "hm.move.exposes")
 def _exposes(state: State, seat: int, move: Move) -> IllegalMove | None:
     stack = board.stack_at(state, board.own_column(state, seat), move["row"])
     if board.split_leaves(stack, move["count"], move["row"]) == "exposed":
@@ -336,23 +341,23 @@ def _exposes(state: State, seat: int, move: Move) -> IllegalMove | None:
 # --- favours --------------------------------------------------------------------------
 
 
-@named("only-moved")
+@named("only-moved", "hm.favour.only-moved")
 def _only_moved(state: State, seat: int, move: Move) -> IllegalMove | None:
     return IllegalMove("hm.favour.only-moved") if state["phase"] != "favour" else None
 
 
-@named("other-column")
+@named("other-column", "hm.favour.other-column")
 def _other_column(state: State, seat: int, move: Move) -> IllegalMove | None:
     same = move["from"] == state["moved"]["column"]
     return IllegalMove("hm.favour.other-column") if same else None
 
 
-@named("once")
+@named("once", "hm.favour.once")
 def _once(state: State, seat: int, move: Move) -> IllegalMove | None:
     return IllegalMove("hm.favour.once") if move["from"] in state["taken_from"] else None
 
 
-@named("nothing-there")
+@named("nothing-there", "hm.favour.nothing-there")
 def _nothing_there(state: State, seat: int, move: Move) -> IllegalMove | None:
     row = state["moved"]["row"]
     if board.square(state, move["from"], row) is None:
@@ -364,12 +369,14 @@ def _victim(state: State, move: Move) -> dict[str, Any]:
     return board.stack_at(state, move["from"], state["moved"]["row"])
 
 
-@named("goal-untouchable")
+@named("goal-untouchable", "hm.favour.goal-untouchable")
 def _goal_untouchable(state: State, seat: int, move: Move) -> IllegalMove | None:
     return IllegalMove("hm.favour.goal-untouchable") if _victim(state, move)["down"] else None
 
 
-@named("lower")
+@named("lower", "hm.favour.lower", "hm.favour.lower-any",
+       when={"hm.favour.lower": option("favour_rank", "top"),
+             "hm.favour.lower-any": option("favour_rank", "highest")})
 def _lower(state: State, seat: int, move: Move) -> IllegalMove | None:
     taker = board.stack_at(state, state["moved"]["column"], state["moved"]["row"])
     if board.top(_victim(state, move)) < board.taking_card(state, taker):
@@ -378,7 +385,7 @@ def _lower(state: State, seat: int, move: Move) -> IllegalMove | None:
     return IllegalMove("hm.favour.lower-any" if highest else "hm.favour.lower")
 
 
-@named("take-part")
+@named("take-part", "hm.favour.top-part")
 def _take_part(state: State, seat: int, move: Move) -> IllegalMove | None:
     height = len(_victim(state, move)["cards"])
     if not 1 <= move["count"] <= height:
@@ -386,7 +393,7 @@ def _take_part(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("took")
+@named("took", "hm.favour.again-needs-take")
 def _took(state: State, seat: int, move: Move) -> IllegalMove | None:
     """Another turn only after a favour that took at least one card."""
     return None if state["phase"] == "favour" and state["took"] else IllegalMove(
@@ -396,7 +403,7 @@ def _took(state: State, seat: int, move: Move) -> IllegalMove | None:
 # --- the die --------------------------------------------------------------------------
 
 
-@named("die-entered")
+@named("die-entered", "hm.move.malformed")
 def _die_entered(state: State, seat: int, move: Move) -> IllegalMove | None:
     """A real die's value is entered; the companion's is not."""
     real = state["options"]["die"] == "real"
@@ -405,14 +412,14 @@ def _die_entered(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("die-value")
+@named("die-value", "hm.die.value", applies=option("die", "real"))
 def _die_value(state: State, seat: int, move: Move) -> IllegalMove | None:
     if "value" in move and not 1 <= move["value"] <= DIE_SIDES:
         return IllegalMove("hm.die.value")
     return None
 
 
-@named("only-stuck")
+@named("only-stuck", "hm.die.lose-only-stuck", applies=in_phase("move"))
 def _only_stuck(state: State, seat: int, move: Move) -> IllegalMove | None:
     """A card is lost only to a roll that allows no move."""
     if state["phase"] == "move" and state["roll"] is not None:
@@ -420,14 +427,14 @@ def _only_stuck(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("in-stack")
+@named("in-stack", "hm.die.lose")
 def _in_stack(state: State, seat: int, move: Move) -> IllegalMove | None:
     stack = board.stack_at(state, board.own_column(state, seat), move["row"])
     return IllegalMove("hm.die.lose", row=move["row"]) if move["lost"] not in stack[
         "cards"] else None
 
 
-@named("lose-top")
+@named("lose-top", "hm.die.lose-top", applies=option("die_loss", "top"))
 def _lose_top(state: State, seat: int, move: Move) -> IllegalMove | None:
     stack = board.stack_at(state, board.own_column(state, seat), move["row"])
     if state["options"]["die_loss"] == "top" and move["lost"] != board.top(stack):

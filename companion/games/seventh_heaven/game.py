@@ -23,7 +23,7 @@ from companion.games.base import (
     revealed_nothing,
     shuffled,
 )
-from companion.games.seventh_heaven import board, checks, resolve, rules
+from companion.games.seventh_heaven import board, resolve, rules
 from companion.games.seventh_heaven.data import (
     CARD_COUNT,
     CARDS,
@@ -55,7 +55,7 @@ def _copy(state: State) -> State:
     return new
 
 
-class SeventhHeaven(SeededGame, seed=SEED, rules=rules, checks=checks):
+class SeventhHeaven(SeededGame, seed=SEED, rules=rules):
     choice_keys: tuple[str, ...] = (
         "card",
         "type",

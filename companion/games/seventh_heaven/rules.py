@@ -20,7 +20,7 @@ from companion.games.base import (
     is_int,
     is_seat,
 )
-from companion.games.checks import Check, Order, named, well_formed
+from companion.games.checks import Applies, Check, Order, in_phase, named, well_formed
 from companion.games.seventh_heaven import board, types
 from companion.games.seventh_heaven.data import (
     CARD_COUNT,
@@ -46,10 +46,46 @@ def check(state: State, seat: int, move: Any) -> None:
     ORDER.enforce(state, seat, move)
 
 
+# --- when a move of the log was held to a check (``checks.Applies``) ---------------------
+
+
+def _played(move: Move) -> Mapping[str, Any]:
+    """The card a move names (played, hence public), or nothing for no card."""
+    card = move.get("card")
+    return CARDS[card] if is_int(card) and 0 <= card < CARD_COUNT else {}
+
+
+def _names_a_card(before: Mapping[str, Any], seat: int, move: Move) -> bool:
+    return "card" in move
+
+
+def _of_kind(kind: str) -> Applies:
+    def applies(before: Mapping[str, Any], seat: int, move: Move) -> bool:
+        return move.get("type") == kind
+    return applies
+
+
+
+def _first_card(before: Mapping[str, Any], seat: int, move: Move) -> bool:
+    return bool(before["first_card"])
+
+
+def _card_of(key: str, value: str) -> Applies:
+    """The checks of a card of one kind, or one special card, only."""
+    def applies(before: Mapping[str, Any], seat: int, move: Move) -> bool:
+        return _played(move).get(key) == value
+    return applies
+
+
+def _exchanges(before: Mapping[str, Any], seat: int, move: Move) -> bool:
+    """A partner-card exchange: a swap, the Heart, an event space's (``_exchange``)."""
+    return move.get("type") == "swap" or "take" in move
+
+
 # --- every move -----------------------------------------------------------------------
 
 
-@named("over")
+@named("over", "7h.game.over")
 def _over(state: State, seat: int, move: Any) -> IllegalMove | None:
     return IllegalMove("7h.game.over") if state["phase"] == "over" else None
 
@@ -57,7 +93,7 @@ def _over(state: State, seat: int, move: Any) -> IllegalMove | None:
 _shape = well_formed(types.Move, "7h.move.malformed")
 
 
-@named("card")
+@named("card", "7h.card.not-in-hand", applies=_names_a_card)
 def _card(state: State, seat: int, move: Move) -> IllegalMove | None:
     """A card that exists."""
     if "card" in move and not 0 <= move["card"] < CARD_COUNT:
@@ -65,7 +101,7 @@ def _card(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("special")
+@named("special", "7h.card.wrong-kind", applies=_of_kind("play"))
 def _special(state: State, seat: int, move: Move) -> IllegalMove | None:
     """A card played for its own effect is a special card."""
     if move["type"] == "play" and CARDS[move["card"]]["special"] is None:
@@ -73,7 +109,7 @@ def _special(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("values")
+@named("values", "7h.move.malformed")
 def _values(state: State, seat: int, move: Move) -> IllegalMove | None:
     """A special card carries exactly the parameters it needs; colours are colours; the
     cards discarded are listed once each, in order."""
@@ -89,7 +125,7 @@ def _values(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("seat")
+@named("seat", "7h.turn.wait")
 def _seat(state: State, seat: int, move: Move) -> IllegalMove | None:
     if not is_seat(state, seat) or seat not in board.deciders(state):
         return IllegalMove("7h.turn.wait", seat=seat)
@@ -99,14 +135,14 @@ def _seat(state: State, seat: int, move: Move) -> IllegalMove | None:
 # --- the decision that comes first ------------------------------------------------------
 
 
-@named("event-first")
+@named("event-first", "7h.event.first", applies=in_phase("event-swap"))
 def _event_first(state: State, seat: int, move: Move) -> IllegalMove | None:
     if state["phase"] == "event-swap":
         return IllegalMove("7h.event.first", space=state["pending"]["space"])
     return None
 
 
-@named("discard-first")
+@named("discard-first", "7h.three-cards.first", applies=in_phase("discard"))
 def _discard_first(state: State, seat: int, move: Move) -> IllegalMove | None:
     if state["phase"] == "discard":
         return IllegalMove("7h.three-cards.first",
@@ -114,7 +150,7 @@ def _discard_first(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("moment")
+@named("moment", "7h.turn.phase", applies=in_phase("play"))
 def _moment(state: State, seat: int, move: Move) -> IllegalMove | None:
     """An answer nobody is asked for during the play."""
     return IllegalMove("7h.turn.phase") if state["phase"] == "play" else None
@@ -123,14 +159,14 @@ def _moment(state: State, seat: int, move: Move) -> IllegalMove | None:
 # --- the card played ------------------------------------------------------------------
 
 
-@named("in-hand")
+@named("in-hand", "7h.card.not-in-hand")
 def _in_hand(state: State, seat: int, move: Move) -> IllegalMove | None:
     if move["card"] not in board.hand(state, seat):
         return IllegalMove("7h.card.not-in-hand", card=move["card"])
     return None
 
 
-@named("opening")
+@named("opening", "7h.first.forward-number", applies=_first_card)
 def _opening(state: State, seat: int, move: Move) -> IllegalMove | None:
     """The game's very first card moves a piece forward with a number."""
     card = CARDS[move["card"]]
@@ -141,7 +177,7 @@ def _opening(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("pass")
+@named("pass", "7h.turn.pass")
 def _pass(state: State, seat: int, move: Move) -> IllegalMove | None:
     """A card laid down for nothing: one of no significance, or when no card can act."""
     if not dead(state, move["card"]) and any(True for _ in _candidates(state, seat)):
@@ -149,7 +185,7 @@ def _pass(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("card-kind")
+@named("card-kind", "7h.card.wrong-kind")
 def _card_kind(state: State, seat: int, move: Move) -> IllegalMove | None:
     """Pieces move, and partner cards swap, with a number or an arrow."""
     if CARDS[move["card"]]["kind"] not in ("number", "arrow"):
@@ -157,7 +193,7 @@ def _card_kind(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("colour")
+@named("colour", "7h.move.colour")
 def _colour(state: State, seat: int, move: Move) -> IllegalMove | None:
     colour = CARDS[move["card"]]["colour"]
     if colour != WHITE and move["piece"] != colour:
@@ -165,14 +201,14 @@ def _colour(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("in-heaven")
+@named("in-heaven", "7h.move.in-heaven")
 def _in_heaven(state: State, seat: int, move: Move) -> IllegalMove | None:
     if board.in_heaven(state, move["piece"]):
         return IllegalMove("7h.move.in-heaven", piece=move["piece"])
     return None
 
 
-@named("backward")
+@named("backward", "7h.move.backward-limit", applies=_card_of("kind", "number"))
 def _backward(state: State, seat: int, move: Move) -> IllegalMove | None:
     card, piece = CARDS[move["card"]], move["piece"]
     if card["kind"] == "number" and state["pieces"][piece] + card["value"] < 0:
@@ -180,14 +216,14 @@ def _backward(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("nothing-ahead")
+@named("nothing-ahead", "7h.arrow.nothing-ahead", applies=_card_of("kind", "arrow"))
 def _nothing_ahead(state: State, seat: int, move: Move) -> IllegalMove | None:
     if CARDS[move["card"]]["kind"] == "arrow" and board.next_ahead(state, move["piece"]) is None:
         return IllegalMove("7h.arrow.nothing-ahead", piece=move["piece"])
     return None
 
 
-@named("coloured-only")
+@named("coloured-only", "7h.swap.coloured-only")
 def _coloured_only(state: State, seat: int, move: Move) -> IllegalMove | None:
     if CARDS[move["card"]]["colour"] == WHITE:
         return IllegalMove("7h.swap.coloured-only", card=move["card"])
@@ -207,7 +243,7 @@ def _exchange(move: Move) -> tuple[str, str] | None:
     return None
 
 
-@named("give-own")
+@named("give-own", "7h.swap.give-own", applies=_exchanges)
 def _give_own(state: State, seat: int, move: Move) -> IllegalMove | None:
     exchange = _exchange(move)
     if exchange is not None and exchange[1] not in board.own(state, seat):
@@ -215,7 +251,7 @@ def _give_own(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("already-held")
+@named("already-held", "7h.swap.already-held", applies=_exchanges)
 def _already_held(state: State, seat: int, move: Move) -> IllegalMove | None:
     exchange = _exchange(move)
     if exchange is not None and exchange[0] in board.own(state, seat):
@@ -223,7 +259,7 @@ def _already_held(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("heaven-fixed")
+@named("heaven-fixed", "7h.swap.heaven-fixed", applies=_exchanges)
 def _heaven_fixed(state: State, seat: int, move: Move) -> IllegalMove | None:
     for colour in _exchange(move) or ():
         if board.in_heaven(state, colour):
@@ -238,7 +274,7 @@ def _special_of(move: Move) -> str | None:
     return CARDS[move["card"]]["special"]
 
 
-@named("mushroom-count")
+@named("mushroom-count", "7h.mushroom.count", applies=_card_of("special", "mushroom"))
 def _mushroom_count(state: State, seat: int, move: Move) -> IllegalMove | None:
     if _special_of(move) != "mushroom":
         return None
@@ -248,21 +284,21 @@ def _mushroom_count(state: State, seat: int, move: Move) -> IllegalMove | None:
                                                              count=move["count"])
 
 
-@named("foot-steps")
+@named("foot-steps", "7h.foot.steps", applies=_card_of("special", "foot"))
 def _foot_steps(state: State, seat: int, move: Move) -> IllegalMove | None:
     if _special_of(move) == "foot" and move["steps"] not in FOOT_STEPS:
         return IllegalMove("7h.foot.steps", steps=move["steps"])
     return None
 
 
-@named("first-piece")
+@named("first-piece", "7h.foot.first-piece", applies=_card_of("special", "foot"))
 def _first_piece(state: State, seat: int, move: Move) -> IllegalMove | None:
     if _special_of(move) == "foot" and move["piece"] not in board.leaders(state):
         return IllegalMove("7h.foot.first-piece", piece=move["piece"])
     return None
 
 
-@named("own-piece")
+@named("own-piece", "7h.finger.own-piece", applies=_card_of("special", "finger"))
 def _own_piece(state: State, seat: int, move: Move) -> IllegalMove | None:
     piece = move.get("piece")
     if _special_of(move) == "finger" and (piece not in board.own(state, seat)
@@ -274,7 +310,7 @@ def _own_piece(state: State, seat: int, move: Move) -> IllegalMove | None:
 # --- the answers of a decision ----------------------------------------------------------
 
 
-@named("disco")
+@named("disco", "7h.event.disco")
 def _disco(state: State, seat: int, move: Move) -> IllegalMove | None:
     """A Disco space's swap is not declined."""
     if state["pending"]["must"]:
@@ -282,14 +318,14 @@ def _disco(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("discard-count")
+@named("discard-count", "7h.three-cards.discard")
 def _discard_count(state: State, seat: int, move: Move) -> IllegalMove | None:
     count = min(THREE, len(board.hand(state, seat)))
     return None if len(move["cards"]) == count else IllegalMove("7h.three-cards.discard",
                                                                 count=count)
 
 
-@named("discard-held")
+@named("discard-held", "7h.card.not-in-hand")
 def _discard_held(state: State, seat: int, move: Move) -> IllegalMove | None:
     held = board.hand(state, seat)
     missing = [card for card in move["cards"] if card not in held]

@@ -29,7 +29,7 @@ from companion.games.base import (
     revealed_nothing,
     shuffled,
 )
-from companion.games.skyrunner import building, checks, resolve, rules
+from companion.games.skyrunner import building, resolve, rules
 from companion.games.skyrunner.data import (
     BUILDING,
     CARDS,
@@ -44,7 +44,7 @@ from companion.games.skyrunner.data import (
 from companion.games.skyrunner.types import Card, View
 
 
-class SkyRunner(SeededGame, seed=SEED, rules=rules, checks=checks):
+class SkyRunner(SeededGame, seed=SEED, rules=rules):
     choice_keys: tuple[str, ...] = ("card", "level", "type", "target", "lane")
 
     def setup(self, players: int, options: dict[str, Any], seed: int) -> State:

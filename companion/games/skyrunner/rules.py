@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import IllegalMove, Move, State, first_refusal, is_int, is_seat
-from companion.games.checks import Order, named, well_formed
+from companion.games.checks import Order, in_phase, named, never, well_formed
 from companion.games.skyrunner import building, types
 from companion.games.skyrunner.data import CARD_COUNT, CARDS, SABOTAGE_DROP, kind
 
@@ -36,12 +36,12 @@ def check(state: State, seat: int, move: Any) -> None:
 # --- every move -----------------------------------------------------------------------
 
 
-@named("over")
+@named("over", "sr.game.over")
 def _over(state: State, seat: int, move: Any) -> IllegalMove | None:
     return IllegalMove("sr.game.over") if state["phase"] == "over" else None
 
 
-@named("seat")
+@named("seat", "sr.turn.wait", applies=never)
 def _seat(state: State, seat: int, move: Any) -> IllegalMove | None:
     return None if is_seat(state, seat) else IllegalMove("sr.turn.wait")
 
@@ -52,7 +52,12 @@ _shape = well_formed(types.Move, "sr.move.malformed", check_values)
 # --- whose decision, and which ----------------------------------------------------------
 
 
-@named("holder")
+
+#: The decisions the resolution waits for, each named when another move is tried first.
+DECISIONS = ("sr.climb.first", "sr.fall.first", "sr.target.first", "sr.won.first")
+
+
+@named("holder", "sr.turn.wait", applies=in_phase("turn"))
 def _holder(state: State, seat: int, move: Move) -> IllegalMove | None:
     """The deck's card is turned by its holder, and nobody else acts meanwhile."""
     if state["phase"] == "turn" and seat != state["holder"]:
@@ -60,12 +65,12 @@ def _holder(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("deck-first")
+@named("deck-first", "sr.deck.first", applies=in_phase("turn"))
 def _deck_first(state: State, seat: int, move: Move) -> IllegalMove | None:
     return IllegalMove("sr.deck.first") if state["phase"] == "turn" else None
 
 
-@named("decider")
+@named("decider", "sr.turn.wait", applies=in_phase("resolve"))
 def _decider(state: State, seat: int, move: Move) -> IllegalMove | None:
     """While the round resolves, only the seat a decision waits for acts."""
     pending = state["pending"]
@@ -74,7 +79,7 @@ def _decider(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("decision-first")
+@named("decision-first", *DECISIONS, applies=in_phase("resolve"))
 def _decision_first(state: State, seat: int, move: Move) -> IllegalMove | None:
     """A card, while a decision waits: the decision, named."""
     if state["phase"] == "resolve":
@@ -90,12 +95,12 @@ ANSWERS = {"climb": {"climb"}, "fall": {"fall"}, "target": {"sabotage", "lost"},
            "won": {"sabotage", "lost", "keep"}}
 
 
-@named("moment")
+@named("moment", "sr.turn.phase")
 def _moment(state: State, seat: int, move: Move) -> IllegalMove | None:
     return IllegalMove("sr.turn.phase") if state["phase"] != MOMENT[move["type"]] else None
 
 
-@named("answer")
+@named("answer", "sr.turn.phase")
 def _answer(state: State, seat: int, move: Move) -> IllegalMove | None:
     """A move that answers the decision the resolution waits for."""
     if move["type"] not in ANSWERS[state["pending"]["kind"]]:
@@ -106,23 +111,29 @@ def _answer(state: State, seat: int, move: Move) -> IllegalMove | None:
 # --- the deck and the secret choice -----------------------------------------------------
 
 
-@named("in-deck")
+@named("in-deck", "sr.deck.not-in-deck")
 def _in_deck(state: State, seat: int, move: Move) -> IllegalMove | None:
     return IllegalMove("sr.deck.not-in-deck") if move["card"] not in state["deck"] else None
 
 
-@named("in-hand")
+@named("in-hand", "sr.choose.not-in-hand")
 def _in_hand(state: State, seat: int, move: Move) -> IllegalMove | None:
     held = move["card"] in state["hands"][str(seat)]
     return None if held else IllegalMove("sr.choose.not-in-hand")
 
 
-@named("same")
+@named("same", "sr.choose.same")
 def _same(state: State, seat: int, move: Move) -> IllegalMove | None:
     return IllegalMove("sr.choose.same") if state["choices"][str(seat)] == move["card"] else None
 
 
-@named("bid-only")
+def _fall_offered(before: Mapping[str, Any], seat: int, move: Move) -> bool:
+    """A choice is held to the Fall card's rule only while the Fall card is on offer."""
+    offer = before["offer"]
+    return offer is not None and offer["kind"] == "fall"
+
+
+@named("bid-only", "sr.fall.bid-only", applies=_fall_offered)
 def _bid_only(state: State, seat: int, move: Move) -> IllegalMove | None:
     offer = state["offer"]
     if offer is not None and kind(offer) == "fall" and kind(move["card"]) != "bid":
@@ -130,12 +141,12 @@ def _bid_only(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("with-climb")
+@named("with-climb", "sr.equipment.with-climb")
 def _with_climb(state: State, seat: int, move: Move) -> IllegalMove | None:
     return IllegalMove("sr.equipment.with-climb") if kind(move["card"]) == "equipment" else None
 
 
-@named("choosable")
+@named("choosable", "sr.choose.not-in-hand")
 def _choosable(state: State, seat: int, move: Move) -> IllegalMove | None:
     """A card of a kind chosen in secret (not a Fall, kept in hand)."""
     return None if kind(move["card"]) in CHOOSABLE else IllegalMove("sr.choose.not-in-hand")
@@ -162,7 +173,7 @@ def _out_of_reach(state: State, move: Move) -> bool:
                                                               pending["card"])
 
 
-@named("equipment")
+@named("equipment", "sr.climb.equipment")
 def _equipment(state: State, seat: int, move: Move) -> IllegalMove | None:
     """A place the climber reaches with more equipment than it holds."""
     unlimited = _reachable(state)
@@ -172,7 +183,7 @@ def _equipment(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("pass")
+@named("pass", "sr.climb.pass")
 def _pass(state: State, seat: int, move: Move) -> IllegalMove | None:
     """A place reached only by passing a climber with a card under 4."""
     if _out_of_reach(state, move) and (move["level"], move["lane"]) in _reachable(state,
@@ -181,14 +192,14 @@ def _pass(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("points")
+@named("points", "sr.climb.points")
 def _points(state: State, seat: int, move: Move) -> IllegalMove | None:
     if _out_of_reach(state, move) and (move["level"], move["lane"]) in _reachable(state, 99):
         return IllegalMove("sr.climb.points", points=CARDS[state["pending"]["card"]]["value"])
     return None
 
 
-@named("blocked")
+@named("blocked", "sr.climb.blocked")
 def _blocked(state: State, seat: int, move: Move) -> IllegalMove | None:
     return IllegalMove("sr.climb.blocked") if _out_of_reach(state, move) else None
 
@@ -196,7 +207,7 @@ def _blocked(state: State, seat: int, move: Move) -> IllegalMove | None:
 # --- targets and falls ----------------------------------------------------------------------
 
 
-@named("opponent")
+@named("opponent", "sr.target.opponent")
 def _opponent(state: State, seat: int, move: Move) -> IllegalMove | None:
     target = move["target"]
     if target == state["pending"]["seat"] or not 0 <= target < state["players"]:
@@ -204,13 +215,13 @@ def _opponent(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None
 
 
-@named("card-kind")
+@named("card-kind", "sr.turn.phase")
 def _card_kind(state: State, seat: int, move: Move) -> IllegalMove | None:
     """A Sabotage card sabotages; a Lost-equipment card takes equipment."""
     return IllegalMove("sr.turn.phase") if kind(state["pending"]["card"]) != move["type"] else None
 
 
-@named("lane")
+@named("lane", "sr.drop.lane")
 def _lane(state: State, seat: int, move: Move) -> IllegalMove | None:
     return None if move in pending_moves(state) else IllegalMove("sr.drop.lane")
 

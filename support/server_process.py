@@ -601,15 +601,27 @@ class FaultRun:
             self.check(f"the half-sent POST on {code}, sent again")
             return
 
-    def host_undo(self) -> None:
+    def shown_moves(self, code: str) -> list[int]:
+        """The screen's seqs of the moves table ``code``'s screen shows, not taken back."""
+        _, log = self.server.call("GET", f"/api/tables/{code}/log")
+        return [entry["seq"] for entry in log["entries"]
+                if entry["kind"] == "move" and not entry["undone"]]
+
+    def host_undo(self, seconds: float = 15.0) -> None:
         """The host takes back the last move of every table that the table screen shows,
-        naming it as the screen's log does (while the seats wait)."""
+        naming it as the screen's log does (while the seats wait). A table whose screen
+        shows no move yet (a slow machine: only moves hidden from it, such as Heuchel &
+        Meuchel's set-up) plays on until it shows one, ``seconds`` at most."""
+        deadline = time.monotonic() + seconds
+        self.playing.set()
+        while not all(self.shown_moves(code) for code in self.tables) \
+                and time.monotonic() < deadline:
+            time.sleep(0.5)  # four tables' logs twice a second: within the address's rate
         self.pause()
         for code, (_, _, host, _) in self.tables.items():
-            _, log = self.server.call("GET", f"/api/tables/{code}/log")
-            shown = [entry["seq"] for entry in log["entries"]
-                     if entry["kind"] == "move" and not entry["undone"]]
+            shown = self.shown_moves(code)
             if not shown:
+                self.problems.append(f"{code}: its screen showed no move in {seconds:g} s")
                 continue
             _, before = self.server.call("GET", f"/api/tables/{code}/view")
             status, answer = self.server.call("POST", f"/api/tables/{code}/undo",

@@ -153,6 +153,15 @@ def back(chosen: dict[str, Any], riders: tuple[str, ...] = ()) -> dict[str, Any]
     return {key: chosen[key] for key in keys[:-1]}
 
 
+def anew(chosen: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+    """The pick with ``values`` answered. A question answered again drops the answers
+    given after it: they answered the questions of the choice it replaces (1 card of a
+    stack, then another stack: that stack is asked anew how many cards move)."""
+    keys = list(chosen)
+    cut = min((keys.index(key) for key in values if key in chosen), default=len(keys))
+    return {**{key: chosen[key] for key in keys[:cut]}, **values}
+
+
 def parse_chosen(raw: str | None) -> dict[str, Any]:
     """The ``pick`` query parameter: a JSON object of the values chosen so far."""
     if not raw:

@@ -20,7 +20,7 @@ from companion.tables import SCREEN_SIDES, Table
 from companion.web.clauses import clause_text, clause_title
 from companion.web.games.spec import registered, spec_of
 from companion.web.memo import Call
-from companion.web.picker import Pick, back, narrow
+from companion.web.picker import Pick, anew, back, narrow
 from companion.web.services import services
 
 SEAT_COLOURS = ("#e4572e", "#2e86ab", "#f3a712", "#7b2cbf", "#29bf12", "#d81159")
@@ -110,8 +110,9 @@ def pick_context(table: Table, seat: int, moves: list[dict[str, Any]],
 
 
 def pick_json(picked: dict[str, Any], **values: Any) -> str:
-    """What the player picked so far and ``values``, as a pick address carries them."""
-    return json.dumps(dict(picked, **values), separators=(",", ":"))
+    """What the player picked so far and ``values``, as a pick address carries them (a
+    value chosen anew clears the answers given after it, see ``picker.anew``)."""
+    return json.dumps(anew(picked, values), separators=(",", ":"))
 
 
 def why_url(code: str, chosen: dict[str, Any]) -> Call:

@@ -13,7 +13,9 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from companion.games.heuchel_meuchel import HeuchelMeuchel, board
 from support.hm_strategy import choose
-from tests.e2e.phones import no_horizontal_scroll, seq_of, start_table, tap_through
+from tests.conftest import ApiTable
+from tests.e2e.phones import no_horizontal_scroll, seated_page, seq_of, start_table, tap_through
+from tests.e2e.test_phone_layout_browser import play_until
 from tests.web.test_heuchel_meuchel_api import SEED, card_ids, own_cards, public_cards
 
 pytestmark = pytest.mark.e2e
@@ -124,3 +126,37 @@ def test_three_phones_and_the_screen_play_a_whole_game(browser: Browser, live_se
         assert no_horizontal_scroll(phone)
         assert phone.evaluate("window.__vibrations") >= 1
         assert phone.evaluate("window.__wakeLocks") >= 1
+
+
+def test_a_square_the_chosen_stack_may_not_reach_says_why_at_a_touch(
+        browser: Browser, live_server):
+    table = ApiTable(live_server["app"].test_client(), game="heuchel-meuchel", players=3,
+                     seed=5).join_all()
+    table.start(first_seat=0)
+
+    def landings(legal: list[dict[str, Any]]) -> dict[int, set[int]]:
+        """For each stack of several cards that may move: where its top card may land."""
+        tall = {move["row"] for move in legal if move["type"] == "move" and move["count"] > 1}
+        found: dict[int, set[int]] = {}
+        for move in legal:
+            if move["type"] == "move" and move["row"] in tall and move["count"] == 1:
+                found.setdefault(move["row"], set()).add(move["to"])
+        return found
+
+    def tall_stack(seat: int, view: dict[str, Any], legal: list[dict[str, Any]]) -> bool:
+        return view["phase"] == "move" and any(len(to) > 1 for to in landings(legal).values())
+
+    seat = play_until(table, choose, tall_stack)
+    row = next(row for row, to in landings(table.moves(seat)).items() if len(to) > 1)
+    phone = seated_page(browser, live_server["base"], table, seat)
+    phone.locator(f"#private .stackbtn.playable[data-row='{row}']").tap()
+    picker = phone.locator("#picker")
+    expect(picker).to_have_attribute("data-key", "count")
+    picker.locator("button.option[data-value='1']").tap()
+    expect(picker).to_have_attribute("data-key", "to")
+    unreached = phone.locator("#private .rung:has(button.unreached)").last
+    unreached.scroll_into_view_if_needed()
+    unreached.tap()
+    expect(phone.locator("#notice .rule-id a")).to_have_attribute(
+        "href", re.compile(r"^/rules/heuchel-meuchel/hm\.move\.[a-z.-]+\?table="))
+    phone.context.close()

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import has_values
-from companion.web.picker import Pick, back, narrow, parse_chosen
+from companion.web.picker import Pick, anew, back, narrow, parse_chosen
 
 MOVES = [
     {"type": "move", "card": 1, "piece": "red"},
@@ -127,3 +127,13 @@ def test_one_choice_back_drops_the_last_choice_and_what_was_answered_with_it():
     assert back({"type": "block", "block": "C4"}, ("y", "long")) == {"type": "block"}
     assert back({"type": "walk", "to": "1,2"}) == {"type": "walk"}
     assert back({"card": 3}) == {} and back({}) == {}
+
+
+def test_a_choice_made_anew_drops_the_answers_given_after_it():
+    chosen = {"row": 5, "count": 1, "to": 7}
+    assert anew(chosen, {"row": 6}) == {"row": 6}
+    assert anew({"type": "move", "row": 5, "count": 1}, {"count": 2}) == {
+        "type": "move", "row": 5, "count": 2}
+    assert anew({"row": 5}, {"count": 1}) == {"row": 5, "count": 1}
+    assert anew({"block": "C4", "x": 1, "y": 2}, {"y": 3, "x": 0}) == {
+        "block": "C4", "x": 0, "y": 3}

@@ -468,13 +468,17 @@ ORDER = Order(
 
 def _attempts(state: State, seat: int, chosen: Mapping[str, Any]) -> list[Move]:
     """The moves a player tapping what ``chosen`` names most likely means, likeliest first:
-    a whole stack one square up, then higher; a card placed, or taken back."""
+    a stack (whole, or the cards chosen) one square up, then higher, or to the square
+    tapped; a card placed, or taken back."""
     if is_int(chosen.get("row")) and is_int(board.column_of(state, seat)):
         row = chosen["row"]
         rows = len(state["board"][0])
         stack = board.square(state, board.own_column(state, seat), row) \
             if 1 <= row <= rows else None
-        count = len(stack["cards"]) if stack else 1
+        count = chosen["count"] if is_int(chosen.get("count")) else \
+            len(stack["cards"]) if stack else 1
+        if is_int(chosen.get("to")):
+            return [{"type": "move", "row": row, "count": count, "to": chosen["to"]}]
         return [{"type": "move", "row": row, "count": count, "to": to}
                 for to in range(row + 1, rows + 1)] or [
             {"type": "move", "row": row, "count": count, "to": rows}]

@@ -158,6 +158,18 @@
     acted = null;
   }
 
+  // The panel stuck to the bottom covers at most 40 % of the screen, so the hand stays in
+  // view: a taller question takes its place in the page, which scrolls to it (never a
+  // scroll inside the panel, which a thumb would not find).
+  function fitPanel() {
+    const p = document.getElementById("picker");
+    if (!p) return;
+    p.classList.remove("in-flow");
+    if (getComputedStyle(p).position === "sticky" && p.offsetHeight > innerHeight * 0.4) {
+      p.classList.add("in-flow");
+    }
+  }
+
   // A control the keyboard scrolls to stops above the panel stuck to the bottom.
   function padForPanel() {
     const p = document.getElementById("picker");
@@ -198,6 +210,7 @@
   function refresh() {
     turnChanged();
     keepAwake();
+    fitPanel();
     keepPickInSight();
     padForPanel();
     // the control tapped, kept by a morph as the next answer, stays in sight wherever the

@@ -13,10 +13,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from companion.web.services import services
 from support.hm_strategy import choose as choose_hm
 from support.sr_strategy import choose as choose_sr
 from tests.conftest import ApiTable
 from tests.e2e.phones import no_horizontal_scroll, seated_page
+from tests.web.hostile_kit import random_move
 
 pytestmark = pytest.mark.e2e
 
@@ -178,4 +180,49 @@ def test_skyrunner_shows_the_offer_while_choosing_and_each_place_its_lane(
     phone.locator("#private .sr-hand .cardbtn").first.click(force=True)
     expect(phone.locator("#notice")).to_contain_text("just above your hand")
     assert no_horizontal_scroll(phone)
+    phone.context.close()
+
+
+#: Each game's busiest question at 360 × 740 (the most lines and buttons in the panel), found
+#: by measuring every mover's panel over seeded random play (seed 5, four players): the
+#: moves played before it, the seat asked, and the question; and Heuchel & Meuchel's choice
+#: of a column, which covered half the screen.
+BUSIEST = [("heuchel-meuchel", 54, 1, "type"), ("heuchel-meuchel", 0, 0, "column"),
+           ("seventh-heaven", 23, 0, "type"), ("skyrunner", 9, 0, "type"),
+           ("climbers", 11, 0, "type")]
+#: How much of the screen's height the panel stuck to the bottom may cover.
+PANEL_SHARE = 0.4
+PANEL = """() => {
+  const p = document.getElementById("picker");
+  const stuck = getComputedStyle(p).position === "sticky";
+  const scrolling = [p, ...p.querySelectorAll("*")].filter(e => {
+    const y = getComputedStyle(e).overflowY;
+    return (y === "auto" || y === "scroll") && e.scrollHeight > e.clientHeight;
+  }).length;
+  const last = document.querySelector(".phone-main").lastElementChild;
+  return {covers: stuck ? p.getBoundingClientRect().height : 0, scrolling,
+          lastBelow: last.getBoundingClientRect().top >= p.getBoundingClientRect().bottom};
+}"""
+
+
+@pytest.mark.parametrize(("game", "played", "seat", "key"), BUSIEST)
+def test_the_panel_leaves_the_hand_in_view_in_the_busiest_question(
+        browser: Browser, live_server, game: str, played: int, seat: int, key: str):
+    table = ApiTable(live_server["app"].test_client(), game=game, players=4, seed=5).join_all()
+    table.start(first_seat=0)
+    rng = random.Random(5)
+    live = services(live_server["app"]).tables.get(table.code)
+    for _ in range(played):
+        with live.lock:
+            found = random_move(live, rng)
+        assert found is not None
+        assert table.post_move(*found).status_code == 200
+    phone = seated_page(browser, live_server["base"], table, seat)
+    expect(phone.locator("#picker")).to_have_attribute("data-key", key)
+    measured = phone.evaluate(PANEL)
+    assert measured["covers"] <= PANEL_SHARE * 740, measured
+    assert measured["scrolling"] == 0, measured  # no scroll of its own
+    # At the end of the page the panel is in its place: nothing after it lies under it.
+    phone.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    assert phone.evaluate(PANEL)["lastBelow"]
     phone.context.close()

@@ -25,6 +25,10 @@ CODE_LENGTH = 4
 #: How much of a code typed on the home page is read (and shown back with its refusal).
 CODE_TYPED_MAX = 12
 NAME_MAX = 24
+#: The most of a refused name the join form gives back as typed (and lets be typed), so
+#: the player shortens it themselves: a field that stopped at ``NAME_MAX`` would cut a long
+#: name without a word.
+NAME_TYPED_MAX = 4 * NAME_MAX
 CLIENT_MOVE_ID_MAX = 64
 #: Random codes tried for a new table before it is refused (``table.no-free-code``): with
 #: nine codes in ten taken, 48 tries all miss once in 160.

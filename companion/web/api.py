@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from companion.tables import Table, TableError
+from companion.tables import NAME_MAX, Table, TableError
 from companion.web import jsonread
 from companion.web.games.spec import spec_of
 from companion.web.jsonread import Unreadable
@@ -101,7 +101,7 @@ def join(code: str) -> tuple[Response, int] | Response:
     body = json_body()
     name, seat = body.get("name"), body.get("seat")
     if not isinstance(name, str):
-        raise TableError("table.name", max=24)
+        raise TableError("table.name", max=NAME_MAX)
     if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
         raise TableError("table.no-such-seat", seat=str(seat)[:8])
     seat, token = tables().join(table, name, seat)

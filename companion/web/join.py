@@ -5,7 +5,14 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from companion.tables import CODE_TYPED_MAX, TableError, typed_code
+from companion.tables import (
+    CODE_TYPED_MAX,
+    NAME_MAX,
+    NAME_TYPED_MAX,
+    Table,
+    TableError,
+    typed_code,
+)
 from companion.web import waiting
 from companion.web.cookies import seat_cookie, seat_token, set_secret_cookie
 from companion.web.home import home_page
@@ -27,6 +34,15 @@ def by_code() -> Response | tuple[str, int]:
     return home_page(typed, notice), 404
 
 
+def join_page(table: Table, notice: dict[str, str] | None, name: str = "",
+              freed: bool = False) -> str:
+    """The seats and the name field; after a refusal, its words and the name as typed."""
+    return render_template("join.html", code=table.code, game_name=game_name(table.row.game),
+                           game_id=table.row.game, seats=seats_context(table), notice=notice,
+                           name=name, freed=freed, name_max=NAME_MAX,
+                           name_typed_max=NAME_TYPED_MAX)
+
+
 @bp.get("/j/<code>")
 def form(code: str) -> Response | str:
     table = table_or_404(code)
@@ -34,9 +50,7 @@ def form(code: str) -> Response | str:
     if table.seat_of(token) is not None:
         return redirect(url_for("phone.play", code=table.code), code=303)
     # A seat cookie that names no seat: this phone's seat was freed by the host.
-    return render_template("join.html", code=table.code, game_name=game_name(table.row.game),
-                           game_id=table.row.game, seats=seats_context(table), notice=None,
-                           freed=bool(token))
+    return join_page(table, notice=None, freed=bool(token))
 
 
 @bp.post("/j/<code>")
@@ -59,7 +73,5 @@ def take_seat(code: str) -> Response | tuple[str, int]:
         set_secret_cookie(response, seat_cookie(table.code), token)
         return response
     notice = refusal_body(error.rule, table.row.game, **error.params)
-    page = render_template("join.html", code=table.code, game_name=game_name(table.row.game),
-                           game_id=table.row.game, seats=seats_context(table), notice=notice,
-                           name=request.form.get("name", "")[:40])
-    return page, status_of(error.rule)
+    return join_page(table, notice, name=request.form.get("name", "")[:NAME_TYPED_MAX]), \
+        status_of(error.rule)

@@ -42,3 +42,30 @@ def test_a_phone_joins_by_typing_the_code(browser, live_server):
     expect(page.locator("body")).to_contain_text("Seat 3")  # the free seat, to take
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     context.close()
+
+
+def test_a_name_over_the_limit_typed_on_a_phone_is_refused_and_kept(browser, live_server):
+    """The field takes the whole name as typed; the refusal says the limit in view, and the
+    name is there to shorten, never cut without a word."""
+    app, base = live_server["app"], live_server["base"]
+    table = ApiTable(app.test_client(), players=3)
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(f"{base}/j/{table.code}")
+    expect(page.locator("#name-limit")).to_have_text("Up to 24 characters.")
+    typed = "Maximilian-Alexander Wolff"  # 26 characters
+    field = page.get_by_label("Your name")
+    field.tap()
+    field.press_sequentially(typed)
+    expect(field).to_have_value(typed)
+    page.get_by_role("button", name="Join the table").tap()
+    expect(page.locator("#notice")).to_have_text("Give a name of 1 to 24 characters.")
+    expect(page.locator("#notice")).to_be_in_viewport()
+    field = page.get_by_label("Your name")
+    expect(field).to_have_value(typed)
+    expect(field).to_have_attribute("aria-invalid", "true")
+    field.fill(typed[:20])
+    page.get_by_role("button", name="Join the table").tap()
+    expect(page).to_have_url(re.compile(rf"/t/{table.code}/play$"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()

@@ -282,3 +282,38 @@ def test_a_decision_says_what_is_decided_and_why(app, game, phase, headline):
     status = page.split('id="status"')[1].split("</section>")[0]
     assert re.search(headline, status), status
     assert 'class="why-now"' in status
+
+
+def name_field(page: str) -> str:
+    (field,) = re.findall(r'<input[^>]*name="name"[^>]*>', page)
+    return field
+
+
+LONG_NAME = "Maximilian-Alexander Wolff von Hohenberg"  # 40 characters
+
+
+@pytest.mark.parametrize("lang, said", [("en", "Give a name of 1 to 24 characters."),
+                                        ("fr", "Donnez un nom de 1 à 24 caractères.")])
+def test_a_name_over_the_limit_is_refused_with_the_limit_and_kept_as_typed(app, client, lang,
+                                                                          said):
+    code = create_by_form(client, players=2)
+    phone = app.test_client()
+    typed = LONG_NAME + " the Third of Lower Saxony"  # 66 characters
+    response = phone.post(f"/j/{code}", data={"name": typed, "seat": "0"},
+                          headers={"Accept-Language": lang})
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert said in page
+    field = name_field(page)
+    assert f'value="{typed}"' in field and 'aria-invalid="true"' in field
+    # The field itself never cuts what is typed: the server's words say the limit.
+    limit = re.search(r'maxlength="(\d+)"', field)
+    assert limit is None or int(limit.group(1)) >= len(typed)
+    assert 0 not in services(app).tables.get(code).seats
+
+
+def test_the_join_form_says_the_name_limit_and_does_not_cut_at_it(app, client):
+    code = create_by_form(client, players=2)
+    field = name_field(client.get(f"/j/{code}").get_data(as_text=True))
+    limit = re.search(r'maxlength="(\d+)"', field)
+    assert limit is None or int(limit.group(1)) > 24

@@ -168,3 +168,13 @@ def test_one_address_holds_one_place_in_line_and_the_newcomer_gets_in(app):
     assert ben.get(f"/t/{seated.code}/wait").headers["Location"].endswith("/play")
     assert "did not let you in" in flood[-1][0].get(f"/t/{seated.code}/wait").get_data(True)
     assert "did not let you in" in flood[0][0].get(f"/t/{seated.code}/wait").get_data(True)
+
+
+def test_a_name_over_the_limit_asking_for_a_freed_seat_is_refused_and_kept(app):
+    seated = freed(app)
+    typed = "Maximilian-Alexander Wolff von Hohenberg"
+    _, refused = ask(seated, typed)
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 422 and "1 to 24 characters" in page
+    assert re.search(rf'<input[^>]*name="name"[^>]*value="{typed}"', page)
+    assert request_ids(seated) == []

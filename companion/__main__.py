@@ -4,13 +4,21 @@ then serve it with gunicorn."""
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import os
 import sys
 from importlib.metadata import PackageNotFoundError, version
 
 from companion.config import listen_address, public_port
-from companion.network import lan_address, qr_text
+from companion.network import join_host, qr_text
+
+#: What the terminal says when phones cannot reach the printed address (the table screen
+#: says it too, in its reader's language).
+UNREACHABLE = {
+    "loopback": "Phones cannot join: this laptop serves only itself. Start it with "
+                "./scripts/serve --bind 0.0.0.0 or set COMPANION_HOST.",
+    "no-network": "Phones cannot join: this laptop has no address on a local network. "
+                  "Connect it to the wifi the phones are on, or set COMPANION_HOST.",
+}
 
 
 def package_version() -> str:
@@ -33,20 +41,6 @@ def serve_address(bind: str | None, port: int | None) -> str:
     return f"{host}:{port or port_text}"
 
 
-def join_host(bound_host: str) -> str:
-    """The host put in the printed address: ``COMPANION_HOST``, else the loopback address a
-    server bound to loopback answers on, else this laptop's address on the network."""
-    explicit = os.environ.get("COMPANION_HOST")
-    if explicit:
-        return explicit
-    try:
-        if ipaddress.ip_address(bound_host.strip("[]")).is_loopback:
-            return bound_host
-    except ValueError:
-        pass
-    return lan_address()
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="companion", description=__doc__)
     parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
@@ -60,11 +54,14 @@ def main(argv: list[str] | None = None) -> None:
     address = serve_address(args.bind, args.port)
     os.environ["COMPANION_BIND"] = address
     host, _, _ = address.rpartition(":")
-    url = f"http://{join_host(host)}:{public_port()}/"
+    joined = join_host(host, os.environ.get("COMPANION_HOST"))
+    url = f"http://{joined.host}:{public_port()}/"
     os.environ.setdefault("COMPANION_PORT", str(public_port()))
     print("Table Companion")
     print(f"Open {url} on this laptop to set up a table;")
     print("each table screen then shows its own QR code for the phones to join.")
+    if joined.unreachable:
+        print(UNREACHABLE[joined.unreachable])
     print(qr_text(url))
     print(url, flush=True)
     os.execvp(sys.executable, [sys.executable, "-m", "gunicorn", "-c",

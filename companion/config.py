@@ -45,6 +45,8 @@ class Config:
     DATABASE: str | None = os.environ.get("COMPANION_DATABASE")
     #: The port phones reach the companion on (used in the join URL and QR code).
     PUBLIC_PORT: int = public_port()
+    #: Where the server listens (host:port): a server on loopback cannot be joined.
+    BIND_ADDRESS: str = listen_address()
     #: Fixes the address put in join URLs; found from the network interfaces when unset.
     PUBLIC_HOST: str | None = os.environ.get("COMPANION_HOST")
     MAX_CONTENT_LENGTH = 16 * 1024

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import ipaddress
 import socket
+from typing import Literal, NamedTuple
 
 import ifaddr
 import qrcode
@@ -36,6 +37,41 @@ def lan_address() -> str:
     except OSError:
         pass
     return "127.0.0.1"
+
+
+#: Hosts a server listens on to be reached on every interface.
+_EVERY_INTERFACE = frozenset({"", "0.0.0.0", "::", "[::]"})
+
+
+class JoinHost(NamedTuple):
+    """The host put in join addresses, and why phones cannot reach it (None: they can)."""
+
+    host: str
+    unreachable: Literal["loopback", "no-network"] | None = None
+
+
+def is_loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def join_host(bound_host: str, explicit: str | None) -> JoinHost:
+    """The host the printed address, the table screen and its QR code all name: ``explicit``
+    (``COMPANION_HOST``, trusted: a proxy may stand in front of a server on loopback), else
+    the address listened on, else (every interface) this laptop's address on the network.
+    A server on loopback, or one with no network address, is told as unreachable."""
+    if explicit:
+        return JoinHost(explicit)
+    if is_loopback(bound_host):
+        return JoinHost(bound_host, "loopback")
+    if bound_host not in _EVERY_INTERFACE:
+        return JoinHost(bound_host)
+    found = lan_address()
+    return JoinHost(found, "no-network" if is_loopback(found) else None)
 
 
 def _preference(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> tuple[int, int]:

@@ -15,7 +15,7 @@ from flask import Flask, current_app, url_for
 
 from companion.games.base import has_values
 from companion.i18n import current_lang
-from companion.network import lan_address
+from companion.network import JoinHost, join_host
 from companion.tables import SCREEN_SIDES, Table
 from companion.web.clauses import clause_text, clause_title
 from companion.web.games.spec import registered, spec_of
@@ -32,10 +32,17 @@ def game_name(game_id: str) -> str:
     return spec.name(current_lang()) if spec is not None else game_id
 
 
-def public_url(path: str) -> str:
-    """``path`` at the address the phones on the wifi reach this laptop by."""
-    host = current_app.config["PUBLIC_HOST"] or lan_address()
+def public_url(path: str, joined: JoinHost | None = None) -> str:
+    """``path`` at the address the phones on the wifi reach this laptop by (``joined``, when
+    the caller has found it already)."""
+    host = (joined or join_host_now()).host
     return f"http://{host}:{current_app.config['PUBLIC_PORT']}{path}"
+
+
+def join_host_now() -> JoinHost:
+    """The host the phones are sent to, as ``companion serve`` printed it (``join_host``)."""
+    bound, _, _ = current_app.config["BIND_ADDRESS"].rpartition(":")
+    return join_host(bound, current_app.config["PUBLIC_HOST"])
 
 
 def join_url(code: str) -> str:
@@ -174,8 +181,9 @@ def screen_context(table: Table, is_host: bool) -> dict[str, Any]:
     context = viewer_context(table, None, is_host)
     if is_host:
         context.update(last_move_context(table))
-    url = join_url(table.code)
-    context.update(join_url=url,
+    joined = join_host_now()
+    context.update(join_url=public_url(f"/j/{table.code}", joined),
+                   unreachable=joined.unreachable,
                    requests=[{"id": r.id, "seat": r.seat, "name": r.name,
                               "was": table.freed_from(r.seat),
                               "spoken_code": r.spoken_code}

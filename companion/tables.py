@@ -173,6 +173,23 @@ class Recorded:
     later: int | None
 
 
+#: Who holds each seat, by seat number: a name, or None for a free seat.
+Holders = tuple[str | None, ...]
+
+
+def holders_at_start(now: Holders, log: list[LogRow]) -> Holders:
+    """Who held each seat when a match began, from who holds it ``now`` and the match's
+    ``log``: its seat entries, taken back newest first (a seat is never changed during a
+    match but through one, written with the change)."""
+    names = list(now)
+    for entry in reversed(log):
+        if entry.kind == "seat" and "freed" in entry.move:
+            names[entry.move["freed"]] = entry.move["name"]
+        elif entry.kind == "seat":
+            names[entry.move["admitted"]] = None
+    return tuple(names)
+
+
 @dataclass
 class Numbering:
     """The match's log as one viewer may know it. A seq that reaches a viewer is its own:
@@ -197,8 +214,17 @@ class Table:
     log: list[LogRow] = field(default_factory=list)  # every entry of the current match
     steps: list[Step] = field(default_factory=list)  # the effective moves, oldest first
     initial: State | None = None
-    #: The state before each logged move, undone ones included, to redact the log.
+    #: The state before and after each logged move, taken back ones included (kept when it
+    #: is taken back): a log line says a move as it was, from the table around it. An
+    #: effective move's after is the next one's before, the same object.
     befores: dict[int, State] = field(default_factory=dict)
+    afters: dict[int, State] = field(default_factory=dict)
+    #: Who held each seat when each entry of the log was made (None: free), by the log's
+    #: seq: a line names the players of its moment, never today's. Entries between two
+    #: seat changes share one tuple.
+    holders: dict[int, Holders] = field(default_factory=dict)
+    #: Who holds each seat as of the log's last entry.
+    holding: Holders = ()
     #: What each logged move did beyond itself, each effect naming its clause (public).
     effects: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     #: Where the table screen is from each seat that said so ("ahead", "left", "behind",
@@ -295,6 +321,11 @@ class Table:
             return ""
         return self.seats.get(seat, ("", ""))[0]
 
+    def holders_now(self) -> Holders:
+        """Who holds each seat now (None: free)."""
+        return tuple(self.seats[seat][0] if seat in self.seats else None
+                     for seat in range(self.row.players))
+
     def moves_for(self, seat: int | None) -> list[Move]:
         """``seat``'s legal moves now, asked of the game once per state: the move's POST,
         the pushes and the pages all ask, and a block of The Climbers may go to thousands
@@ -387,12 +418,35 @@ class Table:
         return next((entry.move["name"] for entry in reversed(self.log)
                      if entry.kind == "seat" and entry.move.get("freed") == seat), None)
 
-    def begin(self, initial: State) -> None:
-        """A new match from ``initial``: an empty log, and nothing kept of the last one."""
+    def begin(self, initial: State, holding: Holders) -> None:
+        """A new match from ``initial``, its seats held by ``holding``: an empty log, and
+        nothing kept of the last one."""
         self.initial = initial
-        self.log, self.steps, self.befores, self.effects = [], [], {}, {}
+        self.log, self.steps, self.befores, self.afters, self.effects = [], [], {}, {}, {}
+        self.holders, self.holding = {}, holding
         self._log_items.clear()
         self._numberings.clear()
+
+    def logged(self, entry: LogRow, before: State | None = None,
+               after: State | None = None) -> None:
+        """``entry``, just stored, as the log's newest, with who held the seats then and,
+        for a move, the states around it."""
+        self.log.append(entry)
+        self.holders[entry.seq] = self.holding
+        if entry.kind == "seat":
+            names = list(self.holding)
+            if "freed" in entry.move:
+                names[entry.move["freed"]] = None
+            else:
+                names[entry.move["admitted"]] = entry.move["name"]
+            self.holding = tuple(names)
+        elif entry.kind == "move":
+            assert before is not None and after is not None
+            self.befores[entry.seq], self.afters[entry.seq] = before, after
+            self.effects[entry.seq] = after.get("effects", [])
+            self.steps.append(Step(entry, before, after))
+        else:
+            self.steps.pop()
 
     def last_shown(self) -> int | None:
         """The index in ``steps`` of the last effective move the table screen shows (what
@@ -430,12 +484,12 @@ class Table:
 
     def moment(self, number: int, viewer: int | None) -> dict[str, Any]:
         """The table as everyone saw it just before and just after the move ``viewer``
-        numbers ``number``, as public views (``after`` is None for a move taken back): what
-        a log line describing the move as it was (a block's place then) is drawn from."""
+        numbers ``number``, as public views, a move taken back too: what a log line
+        describing the move as it was (a block's place then) is drawn from."""
         with self.lock:
             seq = self.entry_seq(number, viewer)
             before = None if seq is None else self.befores.get(seq)
-            after = next((step.after for step in self.steps if step.entry.seq == seq), None)
+            after = None if seq is None else self.afters.get(seq)
             return {"before": None if before is None else self._view(before, None),
                     "after": None if after is None else self._view(after, None)}
 
@@ -499,7 +553,7 @@ class Table:
         if number is None:  # the viewer may not learn that it was made
             return None
         item: dict[str, Any] = {"seq": number, "seat": entry.seat, "kind": entry.kind,
-                                "at": entry.at}
+                                "at": entry.at, "names": self.holders[entry.seq]}
         if entry.kind == "move":
             item["move"] = self.game.redact_move(self.befores[entry.seq], entry.mover,
                                                  entry.move, viewer)
@@ -513,7 +567,8 @@ class Table:
             target = next((e for e in self.log if e.seq == entry.move["undo"]), None)
             if target is not None:  # what it took back, as this viewer saw it
                 item["taken_back"] = {"seat": target.seat, "move": self.game.redact_move(
-                    self.befores[target.seq], target.mover, target.move, viewer)}
+                    self.befores[target.seq], target.mover, target.move, viewer),
+                    "names": self.holders[target.seq]}
         return item
 
 
@@ -561,27 +616,24 @@ class Tables:
         table.touched = max([row.created_at, *(m.started_at for m in table.matches),
                              *(m.ended_at or 0 for m in table.matches)])
         if match is not None:
-            self._begin(table, match)
-            for entry in self.store.log(code, match.no):
+            log = self.store.log(code, match.no)
+            self._begin(table, match, holders_at_start(table.holders_now(), log))
+            for entry in log:
                 self._replay(table, entry)
                 table.touched = max(table.touched, entry.at)
         return table
 
-    def _begin(self, table: Table, match: MatchRow) -> None:
+    def _begin(self, table: Table, match: MatchRow, holding: Holders) -> None:
         options = dict(table.row.options, first_seat=match.first_seat)
-        table.begin(table.game.setup(table.row.players, options, match.seed))
+        table.begin(table.game.setup(table.row.players, options, match.seed), holding)
 
     def _replay(self, table: Table, entry: LogRow) -> None:
-        table.log.append(entry)
         if entry.kind == "move":
             before = table.state
             assert before is not None
-            table.befores[entry.seq] = before
-            after = table.game.apply(before, entry.mover, entry.move)
-            table.effects[entry.seq] = after.get("effects", [])
-            table.steps.append(Step(entry, before, after))
-        elif entry.kind == "undo":
-            table.steps.pop()
+            table.logged(entry, before, table.game.apply(before, entry.mover, entry.move))
+        else:
+            table.logged(entry)
 
     # --- creating and joining --------------------------------------------------------
 
@@ -717,7 +769,7 @@ class Tables:
             self.store.take_seat(table.code, request.seat, request.name, request.token_hash,
                                  said)
             if said:
-                table.log.append(said[1])
+                table.logged(said[1])
             table.seats[request.seat] = (request.name, request.token_hash)
             table.requests = {key: other for key, other in table.requests.items()
                               if other.seat != request.seat}
@@ -748,7 +800,7 @@ class Tables:
             said = table.said({"freed": seat, "name": table.name(seat)})
             self.store.free_seat(table.code, seat, said)
             if said:
-                table.log.append(said[1])
+                table.logged(said[1])
             del table.seats[seat]
             table.sitting.pop(seat, None)
         if self.listener:
@@ -802,7 +854,7 @@ class Tables:
             match = MatchRow(len(table.matches) + 1, seed, first_seat, now(), None, None)
             self.store.start_match(table.code, match)
             table.matches.append(match)
-            self._begin(table, match)
+            self._begin(table, match, table.holders_now())
             seq = table.seq_for(None)
         self._changed(table)
         return seq
@@ -843,10 +895,7 @@ class Tables:
             outcome = table.game.outcome(after)
             outcome_json = self._outcome_json(table, outcome) if outcome else None
             self.store.append(table.code, match.no, entry, outcome=outcome_json)
-            table.log.append(entry)
-            table.befores[entry.seq] = state
-            table.effects[entry.seq] = after.get("effects", [])
-            table.steps.append(Step(entry, state, after))
+            table.logged(entry, state, after)
             if outcome_json:
                 match.outcome = outcome_json
                 match.ended_at = entry.at
@@ -935,15 +984,18 @@ class Tables:
         reopen = match.outcome is not None
         self.store.append(table.code, match.no, entries, reopen=reopen)
         for entry in entries:
-            table.log.append(entry)
-            table.steps.pop()
+            table.logged(entry)
         if reopen:
             match.outcome = None
             match.ended_at = None
 
     def _outcome_json(self, table: Table, outcome: Outcome) -> dict[str, Any]:
+        """The outcome as stored, with who played each seat: a seat free at the end, by
+        whoever the host freed from it (the night's scoreboard names who played)."""
         result = outcome.as_json()
-        result["names"] = {str(seat): name for seat, (name, _) in table.seats.items()}
+        result["names"] = {str(seat): table.name(seat) if seat in table.seats
+                           else table.freed_from(seat) or ""
+                           for seat in range(table.row.players)}
         return result
 
     def finished_tonight(self, hours: float,

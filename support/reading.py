@@ -125,6 +125,60 @@ def _phrases() -> dict[str, tuple[str, ...]]:
     return {lang: tuple(sorted(found)) for lang, found in phrases.items()}
 
 
+#: The placeholders of the interface's words that a player's name fills.
+_NAME_PLACEHOLDERS = frozenset({"name", "names", "was", "first", "last", "target"})
+#: A blank's neighbours are told apart from a name's from this many characters on.
+_CONTEXT_AT_LEAST = 4
+#: A text node's edge, where a tag was.
+_EDGE = "\x00"
+#: An element that holds a name alone, left empty.
+_EMPTY_NAME = re.compile(r'<strong\b[^>]*>\s*</strong>|class="[^"]*\bname\b[^"]*"[^>]*>\s*</')
+
+
+def blank_names(html: str, lang: str) -> list[str]:
+    """Where ``html`` (a page in ``lang``) names a player by nothing: an element made to
+    hold a name left empty, or words of the interface whose name was filled by a blank
+    ("’s turn", "Last chance for : climb", "The host freed ’s seat.")."""
+    found = [match.group(0) for match in _EMPTY_NAME.finditer(_HIDDEN.sub(" ", html))]
+    text = unescape(" ".join(_TAG.sub(_EDGE, _HIDDEN.sub(" ", html)).split()))
+    text = re.sub(rf"\s*{_EDGE}[\s{_EDGE}]*", _EDGE, text)
+    found += [match.group(0) for match in _blank_name_words(lang).finditer(text)]
+    return found
+
+
+@cache
+def _blank_name_words(lang: str) -> re.Pattern[str]:
+    """Each message of the catalogue with a name's placeholder, as it reads with that name
+    blank: the words on either side of it, with nothing between (at a text node's edge, or
+    after a space where the name would have been first)."""
+    shapes: set[str] = set()
+    for english, french in _catalogue_pairs():
+        pieces = re.split(r"%\((\w+)\)s", english if lang == "en" else french)
+        # pieces: text, name, text, name, …, text
+        for at in range(1, len(pieces), 2):
+            if pieces[at] not in _NAME_PLACEHOLDERS:
+                continue
+            left, right = (re.sub(r"\s+", " ", piece) for piece in pieces[at - 1:at + 2:2])
+            if len(left.strip()) + len(right.strip()) < _CONTEXT_AT_LEAST:
+                continue
+            if not left.strip():
+                edge = f"{_EDGE}" if right.startswith(" ") else f"(?:{_EDGE}|(?<=\\s))"
+                shapes.add(edge + _words(right.lstrip()))
+            elif not right.strip():
+                shapes.add(_words(left.rstrip()) + f"(?:{_EDGE}|$)")
+            else:
+                joined = left.rstrip() + " " + right.lstrip() if left.endswith(" ") \
+                    and right.startswith(" ") else left + right
+                shapes.add(_words(joined))
+    return re.compile("|".join(sorted(shapes, key=len, reverse=True)))
+
+
+def _words(text: str) -> str:
+    """``text`` as a pattern that a longer word does not match ("grimpe" in "grimpeur")."""
+    return (r"(?<!\w)" if text[:1].isalnum() else "") + re.escape(text) + \
+        (r"(?!\w)" if text[-1:].isalnum() else "")
+
+
 def _catalogue_pairs() -> Iterator[tuple[str, str]]:
     with (TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po").open("rb") as handle:
         catalogue = read_po(handle)

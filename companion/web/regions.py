@@ -33,6 +33,7 @@ from companion.web.memo import (
     watch_json,
 )
 from companion.web.render import screen_context, viewer_context
+from companion.web.seat_names import seats_then
 from companion.web.services import services
 
 #: A phone's regions in page order: (element id, template).
@@ -100,8 +101,8 @@ def regions(table: Table, seat: int | None, is_host: bool = False,
         context, layout = viewer_context(table, seat, chosen=chosen), PHONE
     context["notice"] = notice
     context["log_lines"] = Call(lambda: log_lines(table, context), table.code,
-                                context["match_no"], [seat["name"] for seat in context["seats"]],
-                                context["is_host"], context["opens_move"], kept=context["log"])
+                                context["match_no"], context["is_host"], context["opens_move"],
+                                kept=context["log"])
     reuse = _reuse(memo, context)
     parts = []
     for region_id, template in layout:
@@ -150,14 +151,13 @@ def log_lines(table: Table, context: dict[str, Any]) -> list[Markup]:
     the context's ``log_lines``, named by what the lines show: a push whose log region is
     unchanged does not look them up."""
     cache, lock = services().caches.log_lines, services().caches.log_lines_lock
-    names = tuple(seat["name"] for seat in context["seats"])
     public = None
     lines = []
     for entry in context["log"]:
         # The entry's repr holds all it says, as its JSON would, at a fraction of the cost
-        # (this runs for each line of each viewer's log).
+        # (this runs for each line of each viewer's log): the names of its moment too.
         # The host's lines offer a rewind; a line opens the move in its reader's numbers.
-        key = (table.code, context["match_no"], current_lang(), names, context["is_host"],
+        key = (table.code, context["match_no"], current_lang(), context["is_host"],
                context.get("opens_move"), repr(entry))
         with lock:
             html = cache.get(key)
@@ -173,15 +173,26 @@ def log_lines(table: Table, context: dict[str, Any]) -> list[Markup]:
 
 
 def _line(table: Table, entry: dict[str, Any], context: dict[str, Any]) -> str:
-    """One log line; a line that cannot be drawn says so, and the error is logged."""
+    """One log line; a line that cannot be drawn says so, and the error is logged.
+
+    Its words are a function of the entry alone (with the viewer's language): the move as
+    the viewer may see it, the players named as they were when it was made (the entry's
+    ``names``), and the table just before and after it (``Table.moment``, kept for a move
+    taken back too). Nothing of today's table reaches them but the view's constants (the
+    seats' colours, a building's roof), so a line reads the same after a seat changes
+    hands, a take-back, a rewind or a restart."""
     try:
         # The line's key holds all it shows: what drawing it reads is not the region's.
         # An undo's line describes the move it took back, as the table was around it.
         seq = entry["undo"] if entry["kind"] == "undo" else entry["seq"]
+        game_id, view = table.row.game, context["view"]
+        back = entry.get("taken_back")
         with reading():
-            return render_template("partials/log_entry.html",
-                                   **dict(context, entry=entry,
-                                          moment=lambda: table.moment(seq, context["me"])))
+            return render_template(
+                "partials/log_entry.html",
+                **dict(context, entry=entry, seats=seats_then(game_id, view, entry["names"]),
+                       back_seats=seats_then(game_id, view, back["names"]) if back else None,
+                       moment=lambda: table.moment(seq, context["me"])))
     except Exception:  # whatever a game's describe.html or helper raised
         unshown.report(table, f"log line {entry['seq']}",
                        unshown.viewer_name(context.get("me"), bool(context.get("is_host"))),

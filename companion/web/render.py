@@ -21,6 +21,7 @@ from companion.web.clauses import clause_text, clause_title
 from companion.web.games.spec import registered, spec_of
 from companion.web.memo import Call
 from companion.web.picker import Pick, anew, back, narrow
+from companion.web.seat_names import free_line, free_name, seats_then
 from companion.web.services import services
 
 SEAT_COLOURS = ("#e4572e", "#2e86ab", "#f3a712", "#7b2cbf", "#29bf12", "#d81159")
@@ -50,18 +51,36 @@ def join_url(code: str) -> str:
 
 
 def seats_context(table: Table) -> list[dict[str, Any]]:
+    """Each seat as the pages show it: a free one named as free (``seat_names``), never
+    blank, with what the table says while the game waits for it (``free_line``)."""
     connected = services().hub.connected_seats(table.code)
-    return [
-        {
-            "seat": seat,
-            "name": table.name(seat),
-            "taken": seat in table.seats,
-            "held": table.held(seat),
-            "connected": seat in connected,
-            "colour": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
-        }
-        for seat in range(table.row.players)
-    ]
+    game_id = table.row.game
+    with table.lock:
+        public = table.view_for(None) if len(table.seats) < table.row.players else None
+        return [
+            {
+                "seat": seat,
+                "name": table.name(seat) if seat in table.seats
+                else free_name(game_id, public, seat),
+                "taken": seat in table.seats,
+                "held": table.held(seat),
+                "connected": seat in connected,
+                "colour": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
+                "free_line": None if seat in table.seats
+                else free_line(game_id, public, seat),
+            }
+            for seat in range(table.row.players)
+        ]
+
+
+def free_turns(table: Table, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """The free seats the game waits for (a move of theirs is due), for the headlines to
+    say so; and whether it waits for nobody else. Asked only while a seat is free."""
+    if table.status != "playing" or len(table.seats) == table.row.players:
+        return {"free_turns": [], "free_turns_only": False}
+    due = [seat for seat in seats if table.pick_moves(seat["seat"], {})]
+    free = [seat for seat in due if not seat["taken"]]
+    return {"free_turns": free, "free_turns_only": bool(free) and len(free) == len(due)}
 
 
 def pick_context(table: Table, seat: int, moves: list[dict[str, Any]],
@@ -168,6 +187,7 @@ def viewer_context(table: Table, seat: int | None, is_host: bool = False,
             "on_phone": seat is not None,
             "opens_move": "record.phone_move" if seat is not None else "record.screen_move",
         }
+        context.update(free_turns(table, context["seats"]))
         if seat is not None and moves:
             standing_of = getattr(registered()[table.row.game].helpers, "standing", None)
             context.update(pick_context(table, seat, moves, chosen or {},
@@ -197,7 +217,8 @@ def screen_context(table: Table, is_host: bool) -> dict[str, Any]:
 
 def last_move_context(table: Table) -> dict[str, Any]:
     """The last effective move the table screen shows, as it shows it, for the host's undo
-    to name (``last_move``: seq, seat and move), and the table as it was around it
+    to name (``last_move``: seq, seat, move, and the seats named as they were then), and
+    the table as it was around it
     (``moment``, for a game's words of a place then). A move the screen may not see is
     never named, nor counted: naming it would tell the table it was made."""
     with table.lock:
@@ -209,7 +230,8 @@ def last_move_context(table: Table) -> dict[str, Any]:
         move = table.game.redact_move(step.before, entry.mover, entry.move, None)
         seq = table.number_of(entry.seq, None)
         assert seq is not None  # the screen shows it: it is in the screen's count
-    return {"last_move": {"seq": seq, "seat": entry.seat, "move": move},
+        seats = seats_then(table.row.game, table.view_for(None), table.holders[entry.seq])
+    return {"last_move": {"seq": seq, "seat": entry.seat, "move": move, "seats": seats},
             "moment": Call(lambda: table.moment(seq, None), table.code, seq)}
 
 

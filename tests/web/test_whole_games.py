@@ -6,6 +6,12 @@ every push is drawn, in English and French by turns; nothing may answer 5xx, fai
 must never read (``support/reading.py``: a developer's word, the other language). A
 new game in the registry is covered without a line here.
 
+On the way the table does what a games night does (``EVENTS``): the host frees the seat
+whose turn it is and lets a newcomer into it, a move is taken back, the host rewinds three
+moves, and the server restarts. While the seat is free no page names anyone by a blank;
+and every line of the log, for every viewer and in both languages, reads at the end as it
+read when it was first pushed.
+
 The engines' playouts check the rules over thousands of games; this checks what the
 players read, over a few long ones: a log line met only late in a game (SkyRunner's
 reshuffle) is drawn too.
@@ -22,14 +28,17 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.games.base import Game, Move
+from companion.i18n import drawing_in
 from companion.live import Connection
 from companion.tables import Table
 from companion.web.games.spec import GameSpec
 from companion.web.picker import narrow
-from companion.web.regions import render_for
+from companion.web.regions import log_lines, push_context, render_for
+from companion.web.render import screen_context, viewer_context
 from companion.web.services import services
-from support.reading import shown_text, unreadable
-from tests.conftest import GAMES_UNDER_TEST, ApiTable, bearer
+from support.reading import blank_names, shown_text, unreadable
+from tests.conftest import GAMES_UNDER_TEST, ApiTable, bearer, make_app
+from tests.web.test_log_history import lines_of
 
 LANGS = ("en", "fr")
 #: Each game at its smallest player count with its default options, and at its largest
@@ -42,6 +51,12 @@ GAMES = [(spec, players, quick, seed)
                                       (spec.engine.max_players, True, 5))]
 #: A game that has not ended after this many moves is a bug of its own.
 MOVES_AT_MOST = 1500
+#: What the table does, after how many moves once the game's set-up is over: every game at
+#: every count is longer. Not during a set-up, where every player places at once: the
+#: test's players go on lifting what they placed, and a set-up set back may never end.
+EVENTS = {2: "free", 4: "take back", 7: "rewind", 9: "restart"}
+#: The phases of a game's set-up.
+SETTING_UP = ("setup", "build")
 
 
 def picked(rng: random.Random, moves: list[Move], keys: tuple[str, ...],
@@ -83,6 +98,11 @@ def _answer(key: str, value: Any) -> str:
     return json.dumps([key, value], sort_keys=True)
 
 
+def viewer_name(conn: Connection) -> str:
+    return f"seat {conn.seat}" if conn.seat is not None else \
+        "host" if conn.is_host else "screen"
+
+
 def state_key(state: dict[str, Any]) -> str:
     return json.dumps({k: v for k, v in state.items() if k != "effects"}, sort_keys=True)
 
@@ -108,12 +128,19 @@ class WholeGame:
             self.phones[seat].set_cookie(f"seat_{code}", self.table.tokens[seat])
         self.screen = app.test_client()
         self.screen.set_cookie(f"host_{code}", self.table.host)
+        self.stranger = app.test_client()
         self.seen: set[str] = set()
         self.checked: set[tuple[str, str]] = set()
         self.last_moved: dict[int, int] = {}
         self.answered: dict[int, set[str]] = {}
         self.moves = 0
         self.effects: list[dict[str, Any]] = []
+
+        #: Each log line's words as first pushed, by viewer, language and line id.
+        self.lines: dict[tuple[str, str, str], str] = {}
+        #: The moves made when the game's set-up was over, and the events done since.
+        self.set_up: int | None = None
+        self.done: list[str] = []
 
     def lang(self) -> str:
         return LANGS[self.moves % 2]
@@ -122,6 +149,9 @@ class WholeGame:
         assert status < 500, f"{what} answered {status} after {self.moves} moves"
         found = unreadable(shown_text(html), self.lang())
         assert not found, f"{what} shows {found} after {self.moves} moves ({self.lang()})"
+        if len(self.live.seats) < self.players:
+            blank = blank_names(html, self.lang())
+            assert not blank, f"{what} names a player by a blank while a seat is free: {blank}"
 
     def get(self, client: FlaskClient, path: str, what: str, **params: Any) -> None:
         response = client.get(path, query_string=params,
@@ -133,9 +163,12 @@ class WholeGame:
         """Every viewer's page and push, in this move's language."""
         code, lang = self.table.code, self.lang()
         self.get(self.screen, f"/t/{code}/screen", "the host's screen")
-        for seat, phone in self.phones.items():
-            self.get(phone, f"/t/{code}/play", f"seat {seat}'s page")
-        viewers = [Connection(None, code, seat, lang) for seat in range(self.players)]
+        seated = [seat for seat in range(self.players) if seat in self.live.seats]
+        if len(seated) < self.players:  # every page, while a seat is free
+            self.get(self.stranger, f"/t/{code}/screen", "the table screen")
+        for seat in seated:
+            self.get(self.phones[seat], f"/t/{code}/play", f"seat {seat}'s page")
+        viewers = [Connection(None, code, seat, lang) for seat in seated]
         viewers += [Connection(None, code, None, lang, is_host=True),
                     Connection(None, code, None, lang)]
         for conn in viewers:
@@ -145,6 +178,36 @@ class WholeGame:
                 if (part.digest, lang) not in self.checked:
                     self.checked.add((part.digest, lang))
                     self.check(f"the push of #{part.id} to {conn.seat}", part.html)
+                if part.id == "log":
+                    for line_id, text in lines_of(part.html).items():
+                        self.lines.setdefault((viewer_name(conn), lang, line_id), text)
+
+    def whole_logs(self) -> dict[tuple[str, str, str], str]:
+        """Every line of every viewer's log, the whole match's, in each language."""
+        lines = {}
+        for lang in LANGS:
+            for conn in [Connection(None, self.table.code, seat, lang)
+                         for seat in range(self.players)] + \
+                    [Connection(None, self.table.code, None, lang, is_host=True),
+                     Connection(None, self.table.code, None, lang)]:
+                with self.app.app_context(), push_context(), drawing_in(lang):
+                    context = viewer_context(self.live, conn.seat) if conn.seat is not None \
+                        else screen_context(self.live, conn.is_host)
+                    context["log"] = self.live.log_for(conn.seat)
+                    html = "".join(log_lines(self.live, context))
+                for line_id, text in lines_of(html).items():
+                    lines[(viewer_name(conn), lang, line_id)] = text
+        return lines
+
+    def check_the_record(self) -> None:
+        """Every line reads as it did when first pushed, in each language; a line not
+        pushed yet in a language is read so now, for the next check."""
+        now = self.whole_logs()
+        changed = {key: (text, now.get(key)) for key, text in self.lines.items()
+                   if now.get(key) != text}
+        assert not changed, f"lines that read otherwise after {self.done}: {changed}"
+        for key, text in now.items():
+            self.lines.setdefault(key, text)
 
     def turn(self) -> tuple[int, list[Move]] | None:
         """The seat that acts next: of those with moves, the one that moved least lately
@@ -194,9 +257,82 @@ class WholeGame:
             assert found is not None, "the game is neither over nor waiting for anyone"
             self.move(*found)
             self.draw_everything()
+            event = self.event()
+            if event is not None:
+                getattr(self, event.replace(" ", "_"))(found[0])
+                self.done.append(event)
+                self.draw_everything()
+                self.check_the_record()
         view = self.table.client.get(f"/api/tables/{self.table.code}/view",
                                      headers=bearer(self.table.host)).get_json()
         assert view["status"] == "over"
+        assert self.done == list(EVENTS.values())
+        self.check_the_record()
+
+    def event(self) -> str | None:
+        """What the table does now, if anything (``EVENTS``)."""
+        if self.set_up is None:
+            view = self.live.view_for(None)
+            if view is None or view.get("phase") in SETTING_UP:
+                return None
+            self.set_up = self.moves
+        event = EVENTS.get(self.moves - self.set_up)
+        return event if event not in self.done else None
+
+    def host_post(self, path: str, **form: Any) -> None:
+        answer = self.screen.post(f"/t/{self.table.code}/{path}", data=form)
+        assert answer.status_code == 303, f"the host's {path}: {answer.status_code}"
+
+    def free(self, _: int) -> None:
+        """The host frees the seat the game waits for; everything is drawn, not a blank
+        name anywhere; then a newcomer asks for the seat and the host lets them in."""
+        found = self.turn()
+        assert found is not None
+        seat = found[0]
+        self.host_post("free", seat=seat)
+        self.draw_everything()
+        newcomer = self.app.test_client()
+        asked = newcomer.post(f"/j/{self.table.code}", data={"name": "Zoé", "seat": seat})
+        assert asked.status_code == 303
+        (request_id,) = self.live.requests
+        self.host_post("admit", request=request_id)
+        newcomer.get(f"/t/{self.table.code}/wait")  # the seat's cookie
+        self.phones[seat] = newcomer
+
+    def take_back(self, mover: int) -> None:
+        """The last mover takes their move back, or the host does where the game says it
+        revealed something."""
+        seq = self.live.seq
+        self.phones[mover].post(f"/t/{self.table.code}/undo")
+        if self.live.seq == seq:
+            shown = self.live.last_shown()
+            assert shown is not None
+            self.host_post("host-undo", undo=self.live.number_of(
+                self.live.steps[shown].entry.seq, None))
+        assert self.live.seq > seq
+
+    def rewind(self, _: int) -> None:
+        """The host rewinds to before the third move from the end the screen shows, from
+        the line's link, through its confirmation."""
+        shown = self.shown_moves()
+        self.get(self.screen, f"/t/{self.table.code}/rewind", "the rewind's confirmation",
+                 to=shown[-3])
+        self.host_post("rewind", to=shown[-3], last=self.live.seq_for(None))
+        assert self.shown_moves() == shown[:-3]
+
+    def shown_moves(self) -> list[int]:
+        """The moves in effect the table screen shows, by the screen's numbers."""
+        live = self.live
+        return [number for step in live.steps
+                if (number := live.number_of(step.entry.seq, None)) is not None]
+
+    def restart(self, _: int) -> None:
+        """A new app on the same database: every client and the table it serves."""
+        self.app = make_app({"DATABASE": self.app.config["DATABASE"],
+                             "PUBLIC_HOST": "192.168.1.20", "RATE_BURST": 1e9})
+        for client in (*self.phones.values(), self.screen, self.stranger, self.table.client):
+            client.application = self.app
+        self.live = services(self.app).tables.get(self.table.code)
 
 
 @pytest.mark.parametrize(("spec", "players", "quick", "seed"), GAMES,

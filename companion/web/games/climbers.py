@@ -173,6 +173,10 @@ class ClimbersHelpers:
             pose = "standing" if w == d else "lying"
         return {"pose": pose, "w": w, "d": d, "h": h}
 
+    def seat_colour_name(self, view: dict[str, Any], seat: int) -> str:
+        """The colour of ``seat``'s figure, by which a free seat is named ("dark blue")."""
+        return self.colour(self.seat_colour(view, seat))
+
     def seat_colour(self, view: dict[str, Any], seat: Any) -> str:
         colours = view.get("colours") or []
         try:

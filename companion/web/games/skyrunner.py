@@ -43,6 +43,10 @@ class SkyRunnerHelpers:
     def colour(self, colour: str | None) -> str:
         return self._name("colours", colour)
 
+    def seat_colour_name(self, view: Mapping[str, Any], seat: int) -> str:
+        """The colour of ``seat``'s climber, by which a free seat is named ("yellow")."""
+        return self.colour(view["colours"][seat])
+
     def letter(self, colour: str | None) -> str:
         """A colour's letter, printed on a climber beside its fill."""
         return self._name("letters", colour) if colour else ""

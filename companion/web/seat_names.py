@@ -1,0 +1,48 @@
+"""How the pages name a seat: by its player's name, as it stood at the moment a line tells
+of, or, while nobody holds the seat, by the seat as its game names it ("Yellow", "Seat 3")
+said to be free. Never by a blank.
+
+A game names its seats by colour through its helpers' optional
+``seat_colour_name(view, seat)`` (The Climbers, SkyRunner: each seat plays a colour);
+otherwise a seat is its number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.i18n import gettext
+from companion.web.games.spec import registered
+
+
+def seat_colour(game_id: str, view: Mapping[str, Any] | None, seat: int) -> str | None:
+    """The colour the game gives ``seat`` as a name ("Yellow"), or None: a game without
+    seat colours, or no game under way."""
+    colour_name = getattr(registered()[game_id].helpers, "seat_colour_name", None)
+    if colour_name is None or view is None:
+        return None
+    said = str(colour_name(view, seat))
+    return said[:1].upper() + said[1:]
+
+
+def free_name(game_id: str, view: Mapping[str, Any] | None, seat: int) -> str:
+    """What stands for a player's name while ``seat`` is free: "Yellow (free)"."""
+    label = seat_colour(game_id, view, seat) or gettext("Seat %(n)s", n=seat + 1)
+    return gettext("%(seat)s (free)", seat=label)
+
+
+def free_line(game_id: str, view: Mapping[str, Any] | None, seat: int) -> str:
+    """What the table and every phone say while the game waits for free ``seat``."""
+    colour = seat_colour(game_id, view, seat)
+    if colour is None:
+        return gettext("Seat %(n)s is free: the host can let someone in.", n=seat + 1)
+    return gettext("%(colour)s’s seat is free: the host can let someone in.", colour=colour)
+
+
+def seats_then(game_id: str, view: Mapping[str, Any] | None,
+               names: tuple[str | None, ...]) -> list[dict[str, Any]]:
+    """The seats as a log line names them: who held each when the entry was made
+    (``names``, the log item's), a seat free then named as free."""
+    return [{"seat": seat, "name": name if name is not None else free_name(game_id, view, seat)}
+            for seat, name in enumerate(names)]

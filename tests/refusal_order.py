@@ -25,6 +25,7 @@ from typing import Any
 
 from companion.games.base import Game, IllegalMove
 from companion.games.checks import Order
+from companion.games.declared import check_declared
 
 ROOT = Path(__file__).resolve().parents[1]
 HEADING = "## Which rule a refusal names"
@@ -39,6 +40,21 @@ Probe = Callable[[random.Random, State], tuple[Any, Any]]
 #: A check stated in the test: the clause it names when the move fails it (or the clauses
 #: one of which it names, where the engine explains further), else None.
 Predicate = Callable[[State, int, Any], "str | frozenset[str] | None"]
+
+
+def clause_if(fails: bool, clause: str) -> str | None:
+    """A predicate's answer: ``clause`` when the move fails the check, else None."""
+    return clause if fails else None
+
+
+def undeclared(move: Any, declared: Any, clause: str) -> bool:
+    """Whether ``move`` is none of the kinds of move the game declares (``declared``, its
+    ``types.Move``), as ``games.declared`` finds it."""
+    try:
+        check_declared(move, declared, clause)
+    except IllegalMove:
+        return True
+    return False
 
 
 def section(game_id: str) -> str:

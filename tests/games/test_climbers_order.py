@@ -12,7 +12,6 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import IllegalMove
 from companion.games.climbers import Climbers, rules, types
 from companion.games.climbers.data import ALL_COLOURS, BLOCKS, COLOURS, FOUNDATIONS, GREY
 from companion.games.climbers.geometry import (
@@ -26,13 +25,14 @@ from companion.games.climbers.geometry import (
     pushes,
     shape,
 )
-from companion.games.declared import check_declared
 from tests.refusal_order import (
     Predicate,
     agrees_with_the_docs,
+    clause_if,
     documented_clauses,
     holds_at_random,
     reached,
+    undeclared,
 )
 
 G = Climbers()
@@ -44,21 +44,15 @@ Move = dict[str, Any]
 # --- each check, stated again ----------------------------------------------------------
 
 
-def _if(fails: bool, clause: str) -> str | None:
-    return clause if fails else None
-
-
 def _grid(state: State, seat: int, move: Any) -> str | None:
     off = isinstance(move, dict) and any(
         type(move.get(key)) is float and math.isfinite(move[key]) and abs(move[key]) < 60
         for key in ("x", "y"))
-    return _if(off, "cl.build.grid")
+    return clause_if(off, "cl.build.grid")
 
 
 def _shape(state: State, seat: int, move: Any) -> str | None:
-    try:
-        check_declared(move, types.Move, "cl.move.malformed")
-    except IllegalMove:
+    if undeclared(move, types.Move, "cl.move.malformed"):
         return "cl.move.malformed"
     wrong = (("block" in move and move["block"] not in BLOCKS)
              or ("top" in move and move["top"] not in ALL_COLOURS)
@@ -66,7 +60,7 @@ def _shape(state: State, seat: int, move: Any) -> str | None:
              or any(key in move and abs(move[key]) >= 60 for key in ("x", "y"))
              or ("to" in move and parse_node(move["to"]) is None)
              or ("ladders" in move and ladder_mask(move["ladders"]) is None))
-    return _if(wrong, "cl.move.malformed")
+    return clause_if(wrong, "cl.move.malformed")
 
 
 def _complete(state: State) -> bool:
@@ -94,7 +88,7 @@ def _movable(state: State, seat: int, move: Move) -> str | None:
         return "cl.block.stone"
     if len(showing) < spot["w"] * spot["d"]:
         return "cl.block.covered"
-    return _if(move["block"] == state["last_moved"], "cl.block.last-moved")
+    return clause_if(move["block"] == state["last_moved"], "cl.block.last-moved")
 
 
 def _where(state: State, seat: int, move: Move) -> str | None:
@@ -110,8 +104,8 @@ def _where(state: State, seat: int, move: Move) -> str | None:
     if not rest.touches(x, y, w, d, z, h, state["options"]["contact"] == "face"):
         return "cl.build.contact"
     under = _standing(state) & set(footprint(x, y, w, d))
-    return _if(bool(under) and pushes(rest, state["figures"], x, y, w, d) is None,
-               "cl.build.push")
+    return clause_if(bool(under) and pushes(rest, state["figures"], x, y, w, d) is None,
+                     "cl.build.push")
 
 
 def _target(move: Move) -> Any:
@@ -141,7 +135,7 @@ def _stand(state: State, seat: int, move: Move) -> str | None:
     built = Tower(state["blocks"])
     if built.block_at(target) in state["blocked"].values():
         return "cl.figure.stone"
-    return _if(built.colour(target) not in (COLOURS[seat], GREY), "cl.figure.colour")
+    return clause_if(built.colour(target) not in (COLOURS[seat], GREY), "cl.figure.colour")
 
 
 def _height(state: State, seat: int) -> int:
@@ -172,50 +166,50 @@ def _free_surface(state: State, seat: int, block_id: str) -> bool:
 WAY = frozenset(documented_clauses(GAME)["way"])
 
 PREDICATES: dict[str, Predicate] = {
-    "over": lambda s, seat, m: _if(s["phase"] == "over", "cl.game.over"),
-    "turn": lambda s, seat, m: _if(not (type(seat) is int and 0 <= seat < s["players"])
-                                   or seat != s["turn"], "cl.turn.wait"),
+    "over": lambda s, seat, m: clause_if(s["phase"] == "over", "cl.game.over"),
+    "turn": lambda s, seat, m: clause_if(not (type(seat) is int and 0 <= seat < s["players"])
+                                         or seat != s["turn"], "cl.turn.wait"),
     "grid": _grid,
     "shape": _shape,
-    "building": lambda s, seat, m: _if(s["phase"] != "build", "cl.turn.phase"),
-    "unplaced": lambda s, seat, m: _if(not _complete(s), "cl.setup.unplaced"),
-    "own-tower": lambda s, seat, m: _if(s["options"]["tower"] != "own", "cl.turn.phase"),
-    "entered": lambda s, seat, m: _if(
+    "building": lambda s, seat, m: clause_if(s["phase"] != "build", "cl.turn.phase"),
+    "unplaced": lambda s, seat, m: clause_if(not _complete(s), "cl.setup.unplaced"),
+    "own-tower": lambda s, seat, m: clause_if(s["options"]["tower"] != "own", "cl.turn.phase"),
+    "entered": lambda s, seat, m: clause_if(
         s["blocks"][m["block"]] is not None
         and (m["block"] in FOUNDATIONS or None in s["blocks"].values() or _complete(s)),
         "cl.move.malformed"),
     "movable": _movable,
-    "lies": lambda s, seat, m: _if(shape(BLOCKS[m["block"]], m["top"], m["long"]) is None,
-                                   "cl.block.shape"),
-    "elsewhere": lambda s, seat, m: _if(
+    "lies": lambda s, seat, m: clause_if(shape(BLOCKS[m["block"]], m["top"], m["long"]) is None,
+                                         "cl.block.shape"),
+    "elsewhere": lambda s, seat, m: clause_if(
         s["blocks"][m["block"]] is not None
         and all(s["blocks"][m["block"]][key] == m[key] for key in ("x", "y", "top", "long")),
         "cl.block.elsewhere"),
     "where": _where,
-    "playing": lambda s, seat, m: _if(s["phase"] != "play", "cl.turn.phase"),
-    "not-stuck": lambda s, seat, m: _if(not rules.stuck(s, seat), "cl.turn.restart"),
-    "walked": lambda s, seat, m: _if(s["walked"], "cl.turn.phase"),
-    "place": lambda s, seat, m: _if(
+    "playing": lambda s, seat, m: clause_if(s["phase"] != "play", "cl.turn.phase"),
+    "not-stuck": lambda s, seat, m: clause_if(not rules.stuck(s, seat), "cl.turn.restart"),
+    "walked": lambda s, seat, m: clause_if(s["walked"], "cl.turn.phase"),
+    "place": lambda s, seat, m: clause_if(
         _target(m) != TABLE and _target(m) not in Tower(s["blocks"]).top
         and _target(m) not in Tower(s["blocks"]).pits(), "cl.move.malformed"),
-    "here": lambda s, seat, m: _if(_target(m) == _at(s, seat), "cl.figure.reach"),
-    "own-stone": lambda s, seat, m: _if(_target(m) in _own_stone_squares(s, seat),
-                                        "cl.stone.free"),
+    "here": lambda s, seat, m: clause_if(_target(m) == _at(s, seat), "cl.figure.reach"),
+    "own-stone": lambda s, seat, m: clause_if(_target(m) in _own_stone_squares(s, seat),
+                                              "cl.stone.free"),
     "stand": _stand,
-    "spent": lambda s, seat, m: _if(
+    "spent": lambda s, seat, m: clause_if(
         bool(set(filter(None, m["ladders"].split("+"))) - set(s["ladders"][str(seat)])),
         "cl.ladder.once"),
     "way": lambda s, seat, m: None if _offered(s, seat, m) else WAY,
-    "before-block": lambda s, seat, m: _if(s["step"] != "before", "cl.turn.phase"),
-    "after-block": lambda s, seat, m: _if(s["step"] != "after", "cl.turn.phase"),
-    "stone-used": lambda s, seat, m: _if(s["stones"][str(seat)] != "unused", "cl.stone.used"),
-    "stone-higher": lambda s, seat, m: _if(
+    "before-block": lambda s, seat, m: clause_if(s["step"] != "before", "cl.turn.phase"),
+    "after-block": lambda s, seat, m: clause_if(s["step"] != "after", "cl.turn.phase"),
+    "stone-used": lambda s, seat, m: clause_if(s["stones"][str(seat)] != "unused", "cl.stone.used"),
+    "stone-higher": lambda s, seat, m: clause_if(
         not _offered(s, seat, m) and _free_surface(s, seat, m["block"])
         and not _may_end_here(s, seat), "cl.figure.higher"),
-    "stone-free": lambda s, seat, m: _if(not _offered(s, seat, m), "cl.stone.free"),
-    "end-higher": lambda s, seat, m: _if(not _may_end_here(s, seat), "cl.figure.higher"),
-    "end-on-stone": lambda s, seat, m: _if(_at(s, seat) in _own_stone_squares(s, seat),
-                                           "cl.stone.free"),
+    "stone-free": lambda s, seat, m: clause_if(not _offered(s, seat, m), "cl.stone.free"),
+    "end-higher": lambda s, seat, m: clause_if(not _may_end_here(s, seat), "cl.figure.higher"),
+    "end-on-stone": lambda s, seat, m: clause_if(_at(s, seat) in _own_stone_squares(s, seat),
+                                                 "cl.stone.free"),
 }
 
 

@@ -11,8 +11,6 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import IllegalMove
-from companion.games.declared import check_declared
 from companion.games.heuchel_meuchel import HeuchelMeuchel, board, rules, types
 from companion.games.heuchel_meuchel.data import (
     CARD_COUNT,
@@ -25,8 +23,10 @@ from companion.games.heuchel_meuchel.data import (
 from tests.refusal_order import (
     Predicate,
     agrees_with_the_docs,
+    clause_if,
     holds_at_random,
     reached,
+    undeclared,
 )
 
 G = HeuchelMeuchel()
@@ -39,9 +39,7 @@ Move = dict[str, Any]
 
 
 def _shape(state: State, seat: int, move: Any) -> str | None:
-    try:
-        check_declared(move, types.Move, "hm.move.malformed")
-    except IllegalMove:
+    if undeclared(move, types.Move, "hm.move.malformed"):
         return "hm.move.malformed"
     if any(key in move and not 1 <= move[key] <= COLUMNS for key in ("column", "from")):
         return "hm.move.malformed"
@@ -90,105 +88,102 @@ def _victim(state: State, move: Move) -> dict[str, Any] | None:
     return state["board"][move["from"] - 1][state["moved"]["row"] - 1]
 
 
-def _if(fails: bool, clause: str) -> str | None:
-    return clause if fails else None
-
-
 PHASE_OF = {"move": "move", "roll": "roll", "lose": "lose"}
 
 PREDICATES: dict[str, Predicate] = {
-    "over": lambda s, seat, m: _if(s["phase"] == "over", "hm.game.over"),
-    "seat": lambda s, seat, m: _if(not (type(seat) is int and 0 <= seat < s["players"]),
-                                   "hm.turn.wait"),
+    "over": lambda s, seat, m: clause_if(s["phase"] == "over", "hm.game.over"),
+    "seat": lambda s, seat, m: clause_if(not (type(seat) is int and 0 <= seat < s["players"]),
+                                         "hm.turn.wait"),
     "shape": _shape,
-    "begun": lambda s, seat, m: _if(s["phase"] != "setup", "hm.setup.over"),
-    "column-fixed": lambda s, seat, m: _if(s["columns"][str(seat)] is not None
-                                           and board.placed_count(s, seat) > 0,
-                                           "hm.setup.column-fixed"),
-    "column-taken": lambda s, seat, m: _if(m["column"] in s["columns"].values(),
-                                           "hm.setup.column-taken"),
-    "column-first": lambda s, seat, m: _if(s["columns"][str(seat)] is None,
-                                           "hm.setup.column-first"),
-    "six": lambda s, seat, m: _if(board.placed_count(s, seat) >= 6, "hm.setup.six"),
-    "in-turn": lambda s, seat, m: _if(_placing(s) not in (None, seat), "hm.setup.in-turn"),
-    "dealt": lambda s, seat, m: _if(s["options"]["deal"] == "app"
-                                    and m["card"] not in s["hands"][str(seat)],
-                                    "hm.setup.not-dealt"),
-    "already-placed": lambda s, seat, m: _if(
+    "begun": lambda s, seat, m: clause_if(s["phase"] != "setup", "hm.setup.over"),
+    "column-fixed": lambda s, seat, m: clause_if(s["columns"][str(seat)] is not None
+                                                 and board.placed_count(s, seat) > 0,
+                                                 "hm.setup.column-fixed"),
+    "column-taken": lambda s, seat, m: clause_if(m["column"] in s["columns"].values(),
+                                                 "hm.setup.column-taken"),
+    "column-first": lambda s, seat, m: clause_if(s["columns"][str(seat)] is None,
+                                                 "hm.setup.column-first"),
+    "six": lambda s, seat, m: clause_if(board.placed_count(s, seat) >= 6, "hm.setup.six"),
+    "in-turn": lambda s, seat, m: clause_if(_placing(s) not in (None, seat), "hm.setup.in-turn"),
+    "dealt": lambda s, seat, m: clause_if(s["options"]["deal"] == "app"
+                                          and m["card"] not in s["hands"][str(seat)],
+                                          "hm.setup.not-dealt"),
+    "already-placed": lambda s, seat, m: clause_if(
         s["options"]["deal"] == "table"
         and any(m["card"] in stack["cards"]
                 for stack in s["board"][s["columns"][str(seat)] - 1] if stack),
         "hm.setup.already-placed"),
-    "claimed": lambda s, seat, m: _if(s["options"]["deal"] == "table"
-                                      and m["card"] in board.placed_cards(s),
-                                      "hm.setup.claimed"),
-    "not-yours": lambda s, seat, m: _if(
+    "claimed": lambda s, seat, m: clause_if(s["options"]["deal"] == "table"
+                                            and m["card"] in board.placed_cards(s),
+                                            "hm.setup.claimed"),
+    "not-yours": lambda s, seat, m: clause_if(
         s["columns"][str(seat)] is None
         or m["card"] not in [stack["cards"][-1]
                              for stack in s["board"][s["columns"][str(seat)] - 1] if stack],
         "hm.setup.not-yours"),
-    "set-up": lambda s, seat, m: _if(s["phase"] == "setup", "hm.turn.phase"),
-    "turn": lambda s, seat, m: _if(seat != s["turn"], "hm.turn.wait"),
-    "favour-first": lambda s, seat, m: _if(s["phase"] == "favour", "hm.favour.first"),
-    "roll-first": lambda s, seat, m: _if(s["phase"] == "roll", "hm.die.roll-first"),
-    "moment": lambda s, seat, m: _if(s["phase"] != PHASE_OF[m["type"]], "hm.turn.phase"),
-    "must-move": lambda s, seat, m: _if(m["type"] == "pass" or s["phase"] != "favour",
-                                        "hm.turn.must-move"),
-    "own-column": lambda s, seat, m: _if(_own(s, seat, m["row"]) is None, "hm.move.own-column"),
-    "home": lambda s, seat, m: _if(_own(s, seat, m["row"])["down"], "hm.goal.reached"),
-    "top-part": lambda s, seat, m: _if(not 1 <= m["count"] <= len(_own(s, seat, m["row"])[
+    "set-up": lambda s, seat, m: clause_if(s["phase"] == "setup", "hm.turn.phase"),
+    "turn": lambda s, seat, m: clause_if(seat != s["turn"], "hm.turn.wait"),
+    "favour-first": lambda s, seat, m: clause_if(s["phase"] == "favour", "hm.favour.first"),
+    "roll-first": lambda s, seat, m: clause_if(s["phase"] == "roll", "hm.die.roll-first"),
+    "moment": lambda s, seat, m: clause_if(s["phase"] != PHASE_OF[m["type"]], "hm.turn.phase"),
+    "must-move": lambda s, seat, m: clause_if(m["type"] == "pass" or s["phase"] != "favour",
+                                              "hm.turn.must-move"),
+    "own-column": lambda s, seat, m: clause_if(_own(s, seat, m["row"]) is None,
+                                               "hm.move.own-column"),
+    "home": lambda s, seat, m: clause_if(_own(s, seat, m["row"])["down"], "hm.goal.reached"),
+    "top-part": lambda s, seat, m: clause_if(not 1 <= m["count"] <= len(_own(s, seat, m["row"])[
         "cards"]), "hm.move.top-part"),
-    "down": lambda s, seat, m: _if(m["to"] <= m["row"], "hm.move.upward"),
-    "goal-limit": lambda s, seat, m: _if(m["to"] > goal_row(_rank(s, seat, m)),
-                                         "hm.move.goal-limit"),
-    "goal-shared": lambda s, seat, m: _if(
+    "down": lambda s, seat, m: clause_if(m["to"] <= m["row"], "hm.move.upward"),
+    "goal-limit": lambda s, seat, m: clause_if(m["to"] > goal_row(_rank(s, seat, m)),
+                                               "hm.move.goal-limit"),
+    "goal-shared": lambda s, seat, m: clause_if(
         bool(_own(s, seat, m["to"])) and _own(s, seat, m["to"])["down"]
         and not _free(s, seat, m), "hm.goal.shared"),
-    "die-exact": lambda s, seat, m: _if(s["roll"] is not None
-                                        and (m["to"] != m["row"] + s["roll"]
+    "die-exact": lambda s, seat, m: clause_if(s["roll"] is not None
+                                              and (m["to"] != m["row"] + s["roll"]
                                              or not _free(s, seat, m)), "hm.die.exact"),
-    "no-landing": lambda s, seat, m: _if(not _landings(s, seat, m), "hm.move.no-landing"),
-    "occupied": lambda s, seat, m: _if(not _free(s, seat, m), "hm.move.upward"),
-    "keep-jumping": lambda s, seat, m: _if(not s["options"]["step_ends_move"]
-                                           and m["to"] not in _landings(s, seat, m),
-                                           "hm.move.keep-jumping"),
-    "step-ends": lambda s, seat, m: _if(m["to"] not in _landings(s, seat, m)
-                                        and _landings(s, seat, m) == [m["row"] + 1],
-                                        "hm.move.step-ends"),
-    "jump-ends": lambda s, seat, m: _if(m["to"] not in _landings(s, seat, m),
-                                        "hm.move.jump-ends"),
-    "exposes": lambda s, seat, m: _if(
+    "no-landing": lambda s, seat, m: clause_if(not _landings(s, seat, m), "hm.move.no-landing"),
+    "occupied": lambda s, seat, m: clause_if(not _free(s, seat, m), "hm.move.upward"),
+    "keep-jumping": lambda s, seat, m: clause_if(not s["options"]["step_ends_move"]
+                                                 and m["to"] not in _landings(s, seat, m),
+                                                 "hm.move.keep-jumping"),
+    "step-ends": lambda s, seat, m: clause_if(m["to"] not in _landings(s, seat, m)
+                                              and _landings(s, seat, m) == [m["row"] + 1],
+                                              "hm.move.step-ends"),
+    "jump-ends": lambda s, seat, m: clause_if(m["to"] not in _landings(s, seat, m),
+                                              "hm.move.jump-ends"),
+    "exposes": lambda s, seat, m: clause_if(
         len(_own(s, seat, m["row"])["cards"]) > m["count"]
         and m["row"] > card_goal(_own(s, seat, m["row"])["cards"][-m["count"] - 1]),
         "hm.move.exposes"),
-    "only-moved": lambda s, seat, m: _if(s["phase"] != "favour", "hm.favour.only-moved"),
-    "other-column": lambda s, seat, m: _if(m["from"] == s["moved"]["column"],
-                                           "hm.favour.other-column"),
-    "once": lambda s, seat, m: _if(m["from"] in s["taken_from"], "hm.favour.once"),
-    "nothing-there": lambda s, seat, m: _if(_victim(s, m) is None, "hm.favour.nothing-there"),
-    "goal-untouchable": lambda s, seat, m: _if(_victim(s, m)["down"],
-                                               "hm.favour.goal-untouchable"),
+    "only-moved": lambda s, seat, m: clause_if(s["phase"] != "favour", "hm.favour.only-moved"),
+    "other-column": lambda s, seat, m: clause_if(m["from"] == s["moved"]["column"],
+                                                 "hm.favour.other-column"),
+    "once": lambda s, seat, m: clause_if(m["from"] in s["taken_from"], "hm.favour.once"),
+    "nothing-there": lambda s, seat, m: clause_if(_victim(s, m) is None, "hm.favour.nothing-there"),
+    "goal-untouchable": lambda s, seat, m: clause_if(_victim(s, m)["down"],
+                                                     "hm.favour.goal-untouchable"),
     "lower": lambda s, seat, m: (
         None if _victim(s, m)["cards"][-1] < (max(_taker(s)["cards"])
                                               if s["options"]["favour_rank"] == "highest"
                                               else _taker(s)["cards"][-1])
         else "hm.favour.lower-any" if s["options"]["favour_rank"] == "highest"
         else "hm.favour.lower"),
-    "take-part": lambda s, seat, m: _if(not 1 <= m["count"] <= len(_victim(s, m)["cards"]),
-                                        "hm.favour.top-part"),
-    "took": lambda s, seat, m: _if(s["phase"] != "favour" or not s["took"],
-                                   "hm.favour.again-needs-take"),
-    "die-entered": lambda s, seat, m: _if((s["options"]["die"] == "real") != ("value" in m),
-                                          "hm.move.malformed"),
-    "die-value": lambda s, seat, m: _if("value" in m and not 1 <= m["value"] <= 6,
-                                        "hm.die.value"),
-    "only-stuck": lambda s, seat, m: _if(s["phase"] == "move" and s["roll"] is not None,
-                                         "hm.die.lose-only-stuck"),
-    "in-stack": lambda s, seat, m: _if(m["lost"] not in _own(s, seat, m["row"])["cards"],
-                                       "hm.die.lose"),
-    "lose-top": lambda s, seat, m: _if(s["options"]["die_loss"] == "top"
-                                       and m["lost"] != _own(s, seat, m["row"])["cards"][-1],
-                                       "hm.die.lose-top"),
+    "take-part": lambda s, seat, m: clause_if(not 1 <= m["count"] <= len(_victim(s, m)["cards"]),
+                                              "hm.favour.top-part"),
+    "took": lambda s, seat, m: clause_if(s["phase"] != "favour" or not s["took"],
+                                         "hm.favour.again-needs-take"),
+    "die-entered": lambda s, seat, m: clause_if((s["options"]["die"] == "real") != ("value" in m),
+                                                "hm.move.malformed"),
+    "die-value": lambda s, seat, m: clause_if("value" in m and not 1 <= m["value"] <= 6,
+                                              "hm.die.value"),
+    "only-stuck": lambda s, seat, m: clause_if(s["phase"] == "move" and s["roll"] is not None,
+                                               "hm.die.lose-only-stuck"),
+    "in-stack": lambda s, seat, m: clause_if(m["lost"] not in _own(s, seat, m["row"])["cards"],
+                                             "hm.die.lose"),
+    "lose-top": lambda s, seat, m: clause_if(s["options"]["die_loss"] == "top"
+                                             and m["lost"] != _own(s, seat, m["row"])["cards"][-1],
+                                             "hm.die.lose-top"),
 }
 
 

@@ -12,15 +12,15 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import IllegalMove
-from companion.games.declared import check_declared
 from companion.games.seventh_heaven import SeventhHeaven, rules, types
 from companion.games.seventh_heaven.data import CARD_COUNT, CARDS, COLOURS, SPECIAL_PARAMS
 from tests.refusal_order import (
     Predicate,
     agrees_with_the_docs,
+    clause_if,
     holds_at_random,
     reached,
+    undeclared,
 )
 
 G = SeventhHeaven()
@@ -32,14 +32,8 @@ Move = dict[str, Any]
 # --- each check, stated again ----------------------------------------------------------
 
 
-def _if(fails: bool, clause: str) -> str | None:
-    return clause if fails else None
-
-
 def _shape(state: State, seat: int, move: Any) -> str | None:
-    try:
-        check_declared(move, types.Move, "7h.move.malformed")
-    except IllegalMove:
+    if undeclared(move, types.Move, "7h.move.malformed"):
         return "7h.move.malformed"
     return None
 
@@ -50,7 +44,7 @@ def _values(state: State, seat: int, move: Move) -> str | None:
     wrong = (set(move) != keys
              or any(key in move and move[key] not in COLOURS for key in ("piece", "give", "take"))
              or ("cards" in move and move["cards"] != sorted(set(move["cards"]))))
-    return _if(wrong, "7h.move.malformed")
+    return clause_if(wrong, "7h.move.malformed")
 
 
 def _deciders(state: State) -> list[int]:
@@ -108,59 +102,59 @@ def _dead(card: int, state: State) -> bool:
 
 
 PREDICATES: dict[str, Predicate] = {
-    "over": lambda s, seat, m: _if(s["phase"] == "over", "7h.game.over"),
+    "over": lambda s, seat, m: clause_if(s["phase"] == "over", "7h.game.over"),
     "shape": _shape,
-    "card": lambda s, seat, m: _if("card" in m and not 0 <= m["card"] < CARD_COUNT,
-                                   "7h.card.not-in-hand"),
-    "special": lambda s, seat, m: _if(m["type"] == "play" and _special(m) is None,
-                                      "7h.card.wrong-kind"),
+    "card": lambda s, seat, m: clause_if("card" in m and not 0 <= m["card"] < CARD_COUNT,
+                                         "7h.card.not-in-hand"),
+    "special": lambda s, seat, m: clause_if(m["type"] == "play" and _special(m) is None,
+                                            "7h.card.wrong-kind"),
     "values": _values,
-    "seat": lambda s, seat, m: _if(not (type(seat) is int and 0 <= seat < s["players"])
-                                   or seat not in _deciders(s), "7h.turn.wait"),
-    "event-first": lambda s, seat, m: _if(s["phase"] == "event-swap", "7h.event.first"),
-    "discard-first": lambda s, seat, m: _if(s["phase"] == "discard", "7h.three-cards.first"),
-    "moment": lambda s, seat, m: _if(s["phase"] == "play", "7h.turn.phase"),
-    "in-hand": lambda s, seat, m: _if(m["card"] not in s["hands"][str(seat)],
-                                      "7h.card.not-in-hand"),
-    "opening": lambda s, seat, m: _if(s["first_card"] and not (
+    "seat": lambda s, seat, m: clause_if(not (type(seat) is int and 0 <= seat < s["players"])
+                                         or seat not in _deciders(s), "7h.turn.wait"),
+    "event-first": lambda s, seat, m: clause_if(s["phase"] == "event-swap", "7h.event.first"),
+    "discard-first": lambda s, seat, m: clause_if(s["phase"] == "discard", "7h.three-cards.first"),
+    "moment": lambda s, seat, m: clause_if(s["phase"] == "play", "7h.turn.phase"),
+    "in-hand": lambda s, seat, m: clause_if(m["card"] not in s["hands"][str(seat)],
+                                            "7h.card.not-in-hand"),
+    "opening": lambda s, seat, m: clause_if(s["first_card"] and not (
         m["type"] == "move" and CARDS[m["card"]]["kind"] == "number"
         and CARDS[m["card"]]["value"] > 0), "7h.first.forward-number"),
-    "pass": lambda s, seat, m: _if(not _dead(m["card"], s) and _could_act(s, seat),
-                                   "7h.turn.pass"),
-    "card-kind": lambda s, seat, m: _if(CARDS[m["card"]]["kind"] not in ("number", "arrow"),
-                                        "7h.card.wrong-kind"),
-    "colour": lambda s, seat, m: _if(CARDS[m["card"]]["colour"] not in ("white", m["piece"]),
-                                     "7h.move.colour"),
-    "in-heaven": lambda s, seat, m: _if(_heaven(s, m["piece"]), "7h.move.in-heaven"),
-    "backward": lambda s, seat, m: _if(
+    "pass": lambda s, seat, m: clause_if(not _dead(m["card"], s) and _could_act(s, seat),
+                                         "7h.turn.pass"),
+    "card-kind": lambda s, seat, m: clause_if(CARDS[m["card"]]["kind"] not in ("number", "arrow"),
+                                              "7h.card.wrong-kind"),
+    "colour": lambda s, seat, m: clause_if(CARDS[m["card"]]["colour"] not in ("white", m["piece"]),
+                                           "7h.move.colour"),
+    "in-heaven": lambda s, seat, m: clause_if(_heaven(s, m["piece"]), "7h.move.in-heaven"),
+    "backward": lambda s, seat, m: clause_if(
         CARDS[m["card"]]["kind"] == "number"
         and s["pieces"][m["piece"]] + CARDS[m["card"]]["value"] < 0, "7h.move.backward-limit"),
-    "nothing-ahead": lambda s, seat, m: _if(CARDS[m["card"]]["kind"] == "arrow"
-                                            and not _ahead(s, m["piece"]),
-                                            "7h.arrow.nothing-ahead"),
-    "coloured-only": lambda s, seat, m: _if(CARDS[m["card"]]["colour"] == "white",
-                                            "7h.swap.coloured-only"),
-    "give-own": lambda s, seat, m: _if(_exchange(m) is not None
-                                       and _exchange(m)[1] not in _own(s, seat),
-                                       "7h.swap.give-own"),
-    "already-held": lambda s, seat, m: _if(_exchange(m) is not None
-                                           and _exchange(m)[0] in _own(s, seat),
-                                           "7h.swap.already-held"),
-    "heaven-fixed": lambda s, seat, m: _if(any(_heaven(s, c) for c in _exchange(m) or ()),
-                                           "7h.swap.heaven-fixed"),
-    "mushroom-count": lambda s, seat, m: _if(_special(m) == "mushroom" and _mushroom(s, m),
-                                             "7h.mushroom.count"),
-    "foot-steps": lambda s, seat, m: _if(_special(m) == "foot" and m["steps"] not in (1, 2, 3),
-                                         "7h.foot.steps"),
-    "first-piece": lambda s, seat, m: _if(_special(m) == "foot"
-                                          and m["piece"] not in _leaders(s),
-                                          "7h.foot.first-piece"),
-    "own-piece": lambda s, seat, m: _if(_special(m) == "finger" and (
+    "nothing-ahead": lambda s, seat, m: clause_if(CARDS[m["card"]]["kind"] == "arrow"
+                                                  and not _ahead(s, m["piece"]),
+                                                  "7h.arrow.nothing-ahead"),
+    "coloured-only": lambda s, seat, m: clause_if(CARDS[m["card"]]["colour"] == "white",
+                                                  "7h.swap.coloured-only"),
+    "give-own": lambda s, seat, m: clause_if(_exchange(m) is not None
+                                             and _exchange(m)[1] not in _own(s, seat),
+                                             "7h.swap.give-own"),
+    "already-held": lambda s, seat, m: clause_if(_exchange(m) is not None
+                                                 and _exchange(m)[0] in _own(s, seat),
+                                                 "7h.swap.already-held"),
+    "heaven-fixed": lambda s, seat, m: clause_if(any(_heaven(s, c) for c in _exchange(m) or ()),
+                                                 "7h.swap.heaven-fixed"),
+    "mushroom-count": lambda s, seat, m: clause_if(_special(m) == "mushroom" and _mushroom(s, m),
+                                                   "7h.mushroom.count"),
+    "foot-steps": lambda s, seat, m: clause_if(_special(m) == "foot"
+                                               and m["steps"] not in (1, 2, 3), "7h.foot.steps"),
+    "first-piece": lambda s, seat, m: clause_if(_special(m) == "foot"
+                                                and m["piece"] not in _leaders(s),
+                                                "7h.foot.first-piece"),
+    "own-piece": lambda s, seat, m: clause_if(_special(m) == "finger" and (
         m["piece"] not in _own(s, seat) or _heaven(s, m["piece"])), "7h.finger.own-piece"),
-    "disco": lambda s, seat, m: _if(s["pending"]["must"], "7h.event.disco"),
-    "discard-count": lambda s, seat, m: _if(
+    "disco": lambda s, seat, m: clause_if(s["pending"]["must"], "7h.event.disco"),
+    "discard-count": lambda s, seat, m: clause_if(
         len(m["cards"]) != min(3, len(s["hands"][str(seat)])), "7h.three-cards.discard"),
-    "discard-held": lambda s, seat, m: _if(
+    "discard-held": lambda s, seat, m: clause_if(
         any(card not in s["hands"][str(seat)] for card in m["cards"]), "7h.card.not-in-hand"),
 }
 

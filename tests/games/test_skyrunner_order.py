@@ -11,15 +11,15 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games.base import IllegalMove
-from companion.games.declared import check_declared
 from companion.games.skyrunner import SkyRunner, building, rules, types
 from companion.games.skyrunner.data import CARD_COUNT, CARDS
 from tests.refusal_order import (
     Predicate,
     agrees_with_the_docs,
+    clause_if,
     holds_at_random,
     reached,
+    undeclared,
 )
 
 G = SkyRunner()
@@ -31,16 +31,10 @@ Move = dict[str, Any]
 # --- each check, stated again ----------------------------------------------------------
 
 
-def _if(fails: bool, clause: str) -> str | None:
-    return clause if fails else None
-
-
 def _shape(state: State, seat: int, move: Any) -> str | None:
-    try:
-        check_declared(move, types.Move, "sr.move.malformed")
-    except IllegalMove:
+    if undeclared(move, types.Move, "sr.move.malformed"):
         return "sr.move.malformed"
-    return _if("card" in move and not 0 <= move["card"] < CARD_COUNT, "sr.move.malformed")
+    return clause_if("card" in move and not 0 <= move["card"] < CARD_COUNT, "sr.move.malformed")
 
 
 def _kind(card: int) -> str:
@@ -69,45 +63,45 @@ ANSWERS = {"climb": {"climb"}, "fall": {"fall"}, "target": {"sabotage", "lost"},
            "won": {"sabotage", "lost", "keep"}}
 
 PREDICATES: dict[str, Predicate] = {
-    "over": lambda s, seat, m: _if(s["phase"] == "over", "sr.game.over"),
-    "seat": lambda s, seat, m: _if(not (type(seat) is int and 0 <= seat < s["players"]),
-                                   "sr.turn.wait"),
+    "over": lambda s, seat, m: clause_if(s["phase"] == "over", "sr.game.over"),
+    "seat": lambda s, seat, m: clause_if(not (type(seat) is int and 0 <= seat < s["players"]),
+                                         "sr.turn.wait"),
     "shape": _shape,
-    "holder": lambda s, seat, m: _if(s["phase"] == "turn" and seat != s["holder"],
-                                     "sr.turn.wait"),
-    "deck-first": lambda s, seat, m: _if(s["phase"] == "turn", "sr.deck.first"),
-    "decider": lambda s, seat, m: _if(s["phase"] == "resolve" and (
+    "holder": lambda s, seat, m: clause_if(s["phase"] == "turn" and seat != s["holder"],
+                                           "sr.turn.wait"),
+    "deck-first": lambda s, seat, m: clause_if(s["phase"] == "turn", "sr.deck.first"),
+    "decider": lambda s, seat, m: clause_if(s["phase"] == "resolve" and (
         s["pending"] is None or s["pending"]["seat"] != seat), "sr.turn.wait"),
     "decision-first": lambda s, seat, m: (f"sr.{s['pending']['kind']}.first"
                                           if s["phase"] == "resolve" else None),
-    "moment": lambda s, seat, m: _if(s["phase"] != MOMENT.get(m["type"], "resolve"),
-                                     "sr.turn.phase"),
-    "answer": lambda s, seat, m: _if(m["type"] not in ANSWERS[s["pending"]["kind"]],
-                                     "sr.turn.phase"),
-    "in-deck": lambda s, seat, m: _if(m["card"] not in s["deck"], "sr.deck.not-in-deck"),
-    "in-hand": lambda s, seat, m: _if(m["card"] not in s["hands"][str(seat)],
-                                      "sr.choose.not-in-hand"),
-    "same": lambda s, seat, m: _if(s["choices"][str(seat)] == m["card"], "sr.choose.same"),
-    "bid-only": lambda s, seat, m: _if(s["offer"] is not None and _kind(s["offer"]) == "fall"
-                                       and _kind(m["card"]) != "bid", "sr.fall.bid-only"),
-    "with-climb": lambda s, seat, m: _if(_kind(m["card"]) == "equipment",
-                                         "sr.equipment.with-climb"),
-    "choosable": lambda s, seat, m: _if(
+    "moment": lambda s, seat, m: clause_if(s["phase"] != MOMENT.get(m["type"], "resolve"),
+                                           "sr.turn.phase"),
+    "answer": lambda s, seat, m: clause_if(m["type"] not in ANSWERS[s["pending"]["kind"]],
+                                           "sr.turn.phase"),
+    "in-deck": lambda s, seat, m: clause_if(m["card"] not in s["deck"], "sr.deck.not-in-deck"),
+    "in-hand": lambda s, seat, m: clause_if(m["card"] not in s["hands"][str(seat)],
+                                            "sr.choose.not-in-hand"),
+    "same": lambda s, seat, m: clause_if(s["choices"][str(seat)] == m["card"], "sr.choose.same"),
+    "bid-only": lambda s, seat, m: clause_if(s["offer"] is not None and _kind(s["offer"]) == "fall"
+                                             and _kind(m["card"]) != "bid", "sr.fall.bid-only"),
+    "with-climb": lambda s, seat, m: clause_if(_kind(m["card"]) == "equipment",
+                                               "sr.equipment.with-climb"),
+    "choosable": lambda s, seat, m: clause_if(
         _kind(m["card"]) not in ("bid", "surprise", "climb", "sabotage", "lost"),
         "sr.choose.not-in-hand"),
-    "equipment": lambda s, seat, m: _if(_out(s, m, _climbs(s, equipment=99)),
-                                        "sr.climb.equipment"),
-    "pass": lambda s, seat, m: _if(_out(s, m, _climbs(s, equipment=99, pass_min=0)),
-                                   "sr.climb.pass"),
-    "points": lambda s, seat, m: _if(_out(s, m, _climbs(s, 99, 99)), "sr.climb.points"),
-    "blocked": lambda s, seat, m: _if((m["level"], m["lane"]) not in _climbs(s),
-                                      "sr.climb.blocked"),
-    "opponent": lambda s, seat, m: _if(m["target"] == s["pending"]["seat"]
-                                       or not 0 <= m["target"] < s["players"],
-                                       "sr.target.opponent"),
-    "card-kind": lambda s, seat, m: _if(_kind(s["pending"]["card"]) != m["type"],
-                                        "sr.turn.phase"),
-    "lane": lambda s, seat, m: _if(m not in G.legal_moves(s, seat), "sr.drop.lane"),
+    "equipment": lambda s, seat, m: clause_if(_out(s, m, _climbs(s, equipment=99)),
+                                              "sr.climb.equipment"),
+    "pass": lambda s, seat, m: clause_if(_out(s, m, _climbs(s, equipment=99, pass_min=0)),
+                                         "sr.climb.pass"),
+    "points": lambda s, seat, m: clause_if(_out(s, m, _climbs(s, 99, 99)), "sr.climb.points"),
+    "blocked": lambda s, seat, m: clause_if((m["level"], m["lane"]) not in _climbs(s),
+                                            "sr.climb.blocked"),
+    "opponent": lambda s, seat, m: clause_if(m["target"] == s["pending"]["seat"]
+                                             or not 0 <= m["target"] < s["players"],
+                                             "sr.target.opponent"),
+    "card-kind": lambda s, seat, m: clause_if(_kind(s["pending"]["card"]) != m["type"],
+                                              "sr.turn.phase"),
+    "lane": lambda s, seat, m: clause_if(m not in G.legal_moves(s, seat), "sr.drop.lane"),
 }
 
 

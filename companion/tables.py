@@ -497,8 +497,8 @@ class Table:
         """The move ``viewer`` numbers ``number``, on its own (None: no move of its log has
         that number): the move as its log shows it, the table around it, and the rules the
         engine held it to, listed from the table's view and the move as this viewer sees it,
-        so that nothing tells it more than its log. A move taken back since is applied
-        again to its state before, which holds the generator: the same state after."""
+        so that nothing tells it more than its log (a move taken back since too: its state
+        after is kept, ``Table.afters``)."""
         with self.lock:
             moves = [item for item in self.log_for(viewer) if item["kind"] == "move"]
             index = next((at for at, item in enumerate(moves) if item["seq"] == number), None)
@@ -507,11 +507,8 @@ class Table:
             if index is None or entry is None:
                 return None
             item, around = moves[index], self.moment(number, viewer)
-            before, after = around["before"], around["after"]
-            if after is None:
-                after = self._view(self.game.apply(self.befores[entry.seq], entry.mover,
-                                                   entry.move), None)
-            return Recorded(item, before, after,
+            before = around["before"]
+            return Recorded(item, before, around["after"],
                             self.game.checked(before, entry.mover, item["move"]),
                             moves[index - 1]["seq"] if index else None,
                             moves[index + 1]["seq"] if index + 1 < len(moves) else None)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 
 from babel import Locale
@@ -76,6 +76,13 @@ def gettext(text: str, **variables: object) -> str:
 def ngettext(singular: str, plural: str, num: int, **variables: object) -> str:
     said: str = _catalogue().ungettext(singular, plural, num)
     return said % {"num": num, **variables}
+
+
+def listed(items: Sequence[str]) -> str:
+    """Several things in one phrase, in the reader's language: "A", "A and B", "A, B and C"."""
+    if len(items) < 2:
+        return "".join(items)
+    return gettext("%(list)s and %(last)s", list=", ".join(items[:-1]), last=items[-1])
 
 
 def init_app(app: Flask) -> None:

@@ -357,6 +357,10 @@ class Table:
                                         lambda: narrowed(state, seat, chosen))
         return moves
 
+    def awaited(self) -> list[int]:
+        """The seats the game waits for now: those with a move to make."""
+        return [seat for seat in range(self.row.players) if self.pick_moves(seat, {})]
+
     def view_for(self, seat: int | None) -> Mapping[str, Any] | None:
         state = self.state
         return None if state is None else self._view(state, seat, keep=True)
@@ -883,7 +887,7 @@ class Tables:
             state = table.state
             assert state is not None
             if not table.pick_moves(seat, {}):
-                raise TableError("table.not-your-turn")
+                raise TableError("table.not-your-turn", turn=table.awaited())
             try:
                 after = table.game.apply(state, seat, copy.deepcopy(move))
             except IllegalMove as refusal:
@@ -909,7 +913,9 @@ class Tables:
             if any(has_values(move, chosen) for move in table.pick_moves(seat, chosen)):
                 return None
             refusal = table.game.why_not(table.state, seat, chosen)
-        return TableError(refusal.rule, **refusal.params)
+            # A seat with nothing to do is told whom the game waits for.
+            waits = {} if table.pick_moves(seat, {}) else {"turn": table.awaited()}
+        return TableError(refusal.rule, **{**refusal.params, **waits})
 
     def undo(self, table: Table, seat: int) -> int:
         """``seat`` takes back its own move, the last effective one, if it revealed nothing

@@ -16,6 +16,10 @@ from companion.games.base import Game, IllegalMove, clauses, load_seed
 
 State = dict[str, Any]
 
+#: What the table adds to a refusal's parameters, beside the engine's: to a seat with no move
+#: now, whom the game waits for (``Tables.explain``, ``Tables.submit``), said by name.
+TABLE_PARAMS = {"turn": "Ana"}
+
 
 def snapshot(state: State) -> str:
     return json.dumps(state, sort_keys=True)

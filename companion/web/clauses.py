@@ -9,6 +9,7 @@ platform's own (``table.*``) in ``seeds/table.toml``. A refusal always names one
 from __future__ import annotations
 
 import re
+from string import Formatter
 from typing import Any
 
 from companion.games.base import clauses as game_clauses
@@ -43,23 +44,29 @@ def _in(pair: Any, lang: str) -> str | None:
 
 def clause_text(game_id: str, rule: str, lang: str, params: dict[str, Any] | None = None) -> str:
     """The clause's words. Given the case's parameters, the refusal as it names them
-    ("Column 3 is already taken."); without, the rule in general, where the clause has a
-    general form (its ``rule``), so no reader meets a gap."""
+    ("Column 3 is already taken."); without one it names, the rule in general, where the
+    clause has a general form (its ``rule``), so no reader meets a gap."""
     found = clause(game_id, rule)
     if found is None:
         return rule
-    if not params and (general := _in(found.get("rule"), lang)):
-        return general
     text = found.get(lang) or found["en"]
+    general = _in(found.get("rule"), lang)
+    if general and (not params or not _named(text) <= params.keys()):
+        return general
     return text.format_map(_Blank({k: _word(game_id, k, v, lang)
                                    for k, v in (params or {}).items()}))
+
+
+def _named(text: str) -> set[str]:
+    """The parameters ``text`` names."""
+    return {field for _, field, _, _ in Formatter().parse(text) if field}
 
 
 def _word(game_id: str, key: str, value: Any, lang: str) -> Any:
     """A ``colour`` parameter in the reader's words (the game's ``names.colours``); any
     other parameter as it is."""
-    spec = None if game_id.startswith("table") else spec_of(game_id)
-    if key != "colour" or spec is None:
+    spec = None if key != "colour" or game_id.startswith("table") else spec_of(game_id)
+    if spec is None:
         return value
     name = spec.seed.get("names", {}).get("colours", {}).get(value)
     return (name.get(lang) or name["en"]) if name else value

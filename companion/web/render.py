@@ -21,7 +21,7 @@ from companion.web.clauses import clause_text, clause_title
 from companion.web.games.spec import registered, spec_of
 from companion.web.memo import Call
 from companion.web.picker import Pick, anew, back, narrow
-from companion.web.seat_names import free_line, free_name, seats_then
+from companion.web.seat_names import free_line, seat_name, seats_then
 from companion.web.services import services
 
 SEAT_COLOURS = ("#e4572e", "#2e86ab", "#f3a712", "#7b2cbf", "#29bf12", "#d81159")
@@ -60,8 +60,7 @@ def seats_context(table: Table) -> list[dict[str, Any]]:
         return [
             {
                 "seat": seat,
-                "name": table.name(seat) if seat in table.seats
-                else free_name(game_id, public, seat),
+                "name": seat_name(table, seat, public),
                 "taken": seat in table.seats,
                 "held": table.held(seat),
                 "connected": seat in connected,
@@ -78,7 +77,7 @@ def free_turns(table: Table, seats: list[dict[str, Any]]) -> dict[str, Any]:
     say so; and whether it waits for nobody else. Asked only while a seat is free."""
     if table.status != "playing" or len(table.seats) == table.row.players:
         return {"free_turns": [], "free_turns_only": False}
-    due = [seat for seat in seats if table.pick_moves(seat["seat"], {})]
+    due = [seats[seat] for seat in table.awaited()]
     free = [seat for seat in due if not seat["taken"]]
     return {"free_turns": free, "free_turns_only": bool(free) and len(free) == len(due)}
 

@@ -17,6 +17,7 @@ from flask import (
 from companion.i18n import current_lang
 from companion.tables import Table, Tables
 from companion.web.clauses import clause_text
+from companion.web.seat_names import seats_named
 from companion.web.services import services
 
 
@@ -70,6 +71,12 @@ def status_of(rule: str) -> int:
 
 
 def refusal_body(rule: str, game_id: str = "", **params: Any) -> dict[str, str]:
+    """A refusal as its reader reads it. ``turn``, the seats the game waits for, is said by
+    their names ("the game waits for Ana")."""
+    waited = params.pop("turn", None)
+    table = request_table()
+    if waited and table is not None:
+        params["turn"] = seats_named(table, waited)
     return {"rule": rule, "message": clause_text(game_id, rule, current_lang(), params)}
 
 

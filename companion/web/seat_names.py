@@ -9,10 +9,11 @@ otherwise a seat is its number.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.i18n import gettext
+from companion.i18n import gettext, listed
+from companion.tables import Table
 from companion.web.games.spec import registered
 
 
@@ -30,6 +31,20 @@ def free_name(game_id: str, view: Mapping[str, Any] | None, seat: int) -> str:
     """What stands for a player's name while ``seat`` is free: "Yellow (free)"."""
     label = seat_colour(game_id, view, seat) or gettext("Seat %(n)s", n=seat + 1)
     return gettext("%(seat)s (free)", seat=label)
+
+
+def seat_name(table: Table, seat: int, public: Mapping[str, Any] | None) -> str:
+    """``seat`` as the pages name it now: its player's name, or while it is free, the seat
+    said as free (``public``: the table's public view, where a game names seats by colour).
+    Under the table's lock."""
+    return table.name(seat) if seat in table.seats else free_name(table.row.game, public, seat)
+
+
+def seats_named(table: Table, seats: Sequence[int]) -> str:
+    """Several seats in one phrase, each as ``seat_name`` says it: "Ana and Ben"."""
+    with table.lock:
+        public = table.view_for(None) if len(table.seats) < table.row.players else None
+        return listed([seat_name(table, seat, public) for seat in seats])
 
 
 def free_line(game_id: str, view: Mapping[str, Any] | None, seat: int) -> str:

@@ -43,7 +43,7 @@ def test_the_host_rewinds_to_before_a_move_from_the_log(browser, live_server):
     expect(screen.locator("#log .undo")).to_have_count(3)
     expect(screen.locator("#log")).to_contain_text("The host took back:")
     expect(phone.locator("#log .undo")).to_have_count(3, timeout=10_000)
-    expect(phone.locator("#log")).to_contain_text("L'hôte a repris :")
+    expect(phone.locator("#log")).to_contain_text("L’hôte a repris :")
     entries = app.test_client().get(f"/api/tables/{table.code}/log").get_json()["entries"]
     assert [e["seq"] for e in entries if e["kind"] == "move" and not e["undone"]] == [1, 2]
 

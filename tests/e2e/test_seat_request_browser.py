@@ -43,7 +43,8 @@ def test_a_newcomer_waits_until_the_host_lets_them_into_a_freed_seat(browser, li
 
     # The table screen shows the request by itself (a push), and only there is it answered.
     request = screen.locator("#requests")
-    expect(request).to_contain_text("Ben asks for Ben’s seat and its cards.", timeout=10_000)
+    expect(request).to_contain_text("Ben asks for Ben’s seat in the game under way.",
+                                    timeout=10_000)
     assert 1 not in services(app).tables.get(table.code).seats
     expect(request.locator(".spoken-code")).to_have_text(said)
     request.get_by_role("button", name=f"Let Ben in ({said})").click()

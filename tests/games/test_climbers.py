@@ -29,6 +29,7 @@ from companion.games.climbers.game import TURN_START
 from companion.games.climbers.geometry import Tower, hidden, shape, shapes
 from companion.games.climbers.tower import generate
 from tests.rule_checks import (
+    TABLE_PARAMS,
     RuleChecks,
     refusals_without_a_test,
 )
@@ -1190,7 +1191,7 @@ def test_messages_fill_from_params():
     for position, seat, move, rule in cases:
         err = refused(position, seat, move, rule)
         for lang in ("en", "fr"):
-            text = catalogue[rule][lang].format(**err.params)
+            text = catalogue[rule][lang].format(**TABLE_PARAMS, **err.params)
             assert "{" not in text and "}" not in text, (rule, text)
 
 

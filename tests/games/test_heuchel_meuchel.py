@@ -29,6 +29,7 @@ from companion.games.heuchel_meuchel.data import (
 )
 from support.json_walk import keys_in, objects_in
 from tests.rule_checks import (
+    TABLE_PARAMS,
     RuleChecks,
     refusal_clauses,
     snapshot,
@@ -1454,7 +1455,7 @@ def test_messages_fill_from_params():
     for state, seat, move, rule in cases:
         err = refused(state, seat, move, rule)
         for lang in ("en", "fr"):
-            text = catalogue[rule][lang].format(**err.params)
+            text = catalogue[rule][lang].format(**TABLE_PARAMS, **err.params)
             assert "{" not in text and "}" not in text, (rule, text)
 
 

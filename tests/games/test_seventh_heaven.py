@@ -17,6 +17,7 @@ from companion.games.base import IllegalMove, clauses
 from companion.games.seventh_heaven import SeventhHeaven
 from companion.games.seventh_heaven.data import CARDS, COLOURS
 from tests.rule_checks import (
+    TABLE_PARAMS,
     RuleChecks,
     refusal_clauses,
 )
@@ -933,7 +934,7 @@ def test_messages_fill_from_params():
     )
     clause = clauses("seventh-heaven")["7h.move.colour"]
     for lang in ("en", "fr"):
-        assert "{" not in clause[lang].format(**err.params)
+        assert "{" not in clause[lang].format(**TABLE_PARAMS, **err.params)
 
 
 # --- every refusal names its own clause -----------------------------------------------------

@@ -198,7 +198,7 @@ def test_phone_move_out_of_turn_and_from_another_origin(seated):
     before = seated.snapshot()
     response = seated.phones[idle].post(f"/t/{code}/move", data=phone_form(seated, move),
                                         headers={"HX-Request": "true"})
-    assert_page_refusal(response, 403, "table.not-your-turn")
+    assert_page_refusal(response, 403, "table.not-your-turn", turn=seated.table.name(mover))
     assert 'id="notice"' in response.get_data(as_text=True)
     response = seated.phones[idle].get(f"/t/{code}/explain",
                                        query_string={"pick": json.dumps(move)})

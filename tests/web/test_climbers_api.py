@@ -386,7 +386,8 @@ def test_the_screen_says_when_the_last_chance_starts_why_and_how_the_game_ended(
 
 def test_the_screen_says_the_last_walk_ends_the_turn(client):
     """After the block move, the table screen says that a walk ends the turn, in English and
-    in French; with the mover's stone in hand, that the stone goes down before it."""
+    in French; with the mover's stone in hand and no walk left, that the stone may still go
+    down."""
     table = started(client, LOWER_OR_LADDER_SEED)
     assert table.post_move(0, {"type": "built"}).status_code == 200
     for seat, move in LOWER_OR_LADDER[:-1]:
@@ -394,17 +395,17 @@ def test_the_screen_says_the_last_walk_ends_the_turn(client):
     view = table.view()["view"]
     assert (view["turn"], view["step"], view["stones"]["0"]) == (0, "after", "used")
     screen = client.get(f"/t/{table.code}/screen").get_data(as_text=True)
-    assert "Walk if you like (that ends the turn), or end the turn." in screen
-    assert "laying the blocking stone" not in screen
+    # the figure went lower before the block move: only a walk higher can end the turn
+    assert "Walk once more: that ends the turn." in screen
+    assert "laying the blocking stone" not in screen and "end the turn" not in screen
     french = client.get(f"/t/{table.code}/screen", headers={"Accept-Language": "fr"})
-    assert "Marchez si vous voulez (cela finit le tour), ou finissez le tour." in \
-        french.get_data(as_text=True)
+    assert "Marchez encore : cela finit le tour." in french.get_data(as_text=True)
     held = started(client)
     assert held.post_move(0, {"type": "built"}).status_code == 200
     assert held.post_move(0, {"type": "pass"}).status_code == 200
+    assert held.view()["view"]["steps"] == ["end", "stone"]
     screen = client.get(f"/t/{held.code}/screen").get_data(as_text=True)
-    assert "Lay the blocking stone if you like, then walk (that ends the turn), or end the " \
-        "turn." in screen
+    assert "No walk is left: lay the blocking stone if you like, or end the turn." in screen
 
 
 def test_the_ways_that_are_a_choice():
@@ -459,6 +460,6 @@ def test_every_way_that_is_a_choice_and_the_stone_are_one_tap(app, client):
     assert after["stone-colour"] == table.view(0)["view"]["colours"][0]
     page.set_cookie("lang", "fr")
     french = pick(page, table, {})
-    assert "<h2>Toucher un bloc marqué d'une pierre y pose votre pierre de blocage.</h2>" in french
+    assert "<h2>Toucher un bloc marqué d’une pierre y pose votre pierre de blocage.</h2>" in french
     assert all(said.startswith("Poser ma pierre de blocage sur ")
                for said in ask_of(french)["stone-names"].split("|"))

@@ -65,7 +65,7 @@ def test_the_hosts_undo_names_the_move_and_refuses_once_the_table_moved_on(clien
     # Everyone's log says what was taken back, in words.
     phone = seated(client, table, 2).get(f"/t/{table.code}/play",
                                          headers={"Accept-Language": "fr"}).get_data(True)
-    assert "L'hôte a repris :" in phone.replace("&#39;", "'") and "<strong>Ben</strong>" in phone
+    assert "L’hôte a repris :" in phone and "<strong>Ben</strong>" in phone
 
 
 def test_the_api_host_undo_may_name_the_move_it_takes_back(client):

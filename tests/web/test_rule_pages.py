@@ -79,7 +79,7 @@ def test_an_unknown_rule_is_a_clear_refusal(client):
 
 @pytest.mark.parametrize(("lang", "title", "words"), [
     ("en", "Taking turns", "clockwise"),
-    ("fr", "Chacun son tour", "sens des aiguilles d&#39;une montre"),
+    ("fr", "Chacun son tour", "sens des aiguilles d’une montre"),
 ])
 def test_not_your_turn_names_the_turn_rule_and_opens_it(client, lang, title, words):
     """A waiting player taps a card of their hand in In 7th Heaven: the sheet names the

@@ -73,7 +73,7 @@ def test_the_host_sees_who_asks_and_lets_them_in(app):
     seated = freed(app)
     newcomer, _ = ask(seated, "Ben again")
     screen = seated.host.get(f"/t/{seated.code}/screen").get_data(as_text=True)
-    assert "Ben again asks for Ben’s seat and its cards." in screen
+    assert "Ben again asks for Ben’s seat in the game under way." in screen
     public = seated.stranger.get(f"/t/{seated.code}/screen").get_data(as_text=True)
     assert "Ben again" not in public and "/admit" not in public
     (request_id,) = request_ids(seated)

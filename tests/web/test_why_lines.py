@@ -56,7 +56,7 @@ def drawn(app: Flask, lang: str, state: dict[str, Any], template: str | None = N
 
 @pytest.mark.parametrize(("lang", "said"), [
     ("en", "red landed on The First Quarrel (space 13) and went back to space 10."),
-    ("fr", "Le pion rouge, arrivé sur La Première Querelle (case 13), recule jusqu'à la "
+    ("fr", "Le pion rouge, arrivé sur La Première Querelle (case 13), recule jusqu’à la "
            "case 10."),
 ])
 def test_a_piece_sent_back_by_the_quarrel_is_said_to_go_back(app, lang, said):
@@ -68,7 +68,7 @@ def test_a_piece_sent_back_by_the_quarrel_is_said_to_go_back(app, lang, said):
 
 @pytest.mark.parametrize(("lang", "said"), [
     ("en", "red landed on The First Kiss (space 2) and went on to space 5."),
-    ("fr", "Le pion rouge, arrivé sur Le Premier Baiser (case 2), avance jusqu'à la case 5."),
+    ("fr", "Le pion rouge, arrivé sur Le Premier Baiser (case 2), avance jusqu’à la case 5."),
 ])
 def test_a_piece_sent_on_by_the_first_kiss_is_said_to_go_on(app, lang, said):
     after = played(0, 2)
@@ -159,7 +159,7 @@ def test_a_skyrunner_reveal_is_a_line_of_its_own(client):
 @pytest.mark.parametrize(("lang", "said"), [
     ("en", ["Ben drops from level 2, lane 1 to the ground.", "Ana climbs onto the roof.",
             "Ana climbs to level 3, lane 2."]),
-    ("fr", ["Ben descend du niveau 2, voie 1, jusqu'au sol.", "Ana grimpe sur le toit.",
+    ("fr", ["Ben descend du niveau 2, voie 1, jusqu’au sol.", "Ana grimpe sur le toit.",
             "Ana grimpe au niveau 3, voie 2."]),
 ])
 def test_a_skyrunner_climb_or_drop_names_where_it_ends(app, lang, said):

@@ -242,6 +242,9 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
         if state["phase"] == "play":
             view["movable"] = rules.movable(state, built) if state["step"] == "before" else []
             view["stuck"] = rules.stuck(state, state["turn"], built)
+            # What the player to move can do now, which the turn's words follow.
+            view["steps"] = sorted({move["type"] for move in
+                                    self._kept(state, state["turn"]).for_pick({})})
         result = self.outcome(state)
         if result is not None:
             view["outcome"] = result.as_json()

@@ -70,6 +70,7 @@ class View(TypedDict):
     outcome: dict[str, Any] | None
     movable: NotRequired[list[str]]  # during play
     stuck: NotRequired[bool]
+    steps: NotRequired[list[str]]  # the kinds of move the player to move can make now
     seat: NotRequired[int]  # a seat's own view only, from here on
     reach: NotRequired[dict[str, list[str]]]  # where its figure can walk, and with what
     reach_lower: NotRequired[dict[str, list[str]]]  # the ways of those that go lower

@@ -19,7 +19,7 @@ from typing import Any
 
 from companion.games.climbers.data import BLOCKS
 from companion.i18n import gettext as _
-from companion.i18n import ngettext
+from companion.i18n import listed, ngettext
 
 Block = dict[str, Any]
 
@@ -337,8 +337,6 @@ class BuildWords:
         else:
             the[:0] = [_("the %(block)s", block=self.name(block, standing, sitting, hidden))
                        for _area, _order, block, _box in under if block["kind"] == "foundation"]
-        listed = the[0] if len(the) == 1 else _("%(list)s and %(last)s",
-                                                list=", ".join(the[:-1]), last=the[-1])
         boxes = [box for _area, _order, _block, box in under]
         u = (min(b.u0 for b in boxes), max(b.u1 for b in boxes))
         v = (min(b.v0 for b in boxes), max(b.v1 for b in boxes))
@@ -348,7 +346,7 @@ class BuildWords:
         else:
             aligned = self._lined_up(self._along("u", (seen.u0, seen.u1), u, plural),
                                      self._along("v", (seen.v0, seen.v1), v, plural))
-        text = _("On top of %(blocks)s, %(aligned)s", blocks=listed, aligned=aligned)
+        text = _("On top of %(blocks)s, %(aligned)s", blocks=listed(the), aligned=aligned)
         return text, tuple(block["id"] for _area, _order, block, _box in under)
 
     def step(self, blocks: list[Block], n: int, sitting: str) -> StepWords:

@@ -106,7 +106,8 @@ class LogRow:
     seat: int | None
     #: "move"; "undo" (its move is {"undo": seq}); or "seat", the host freeing a seat
     #: ({"freed": seat, "name": …}) or letting a newcomer into it ({"admitted": seat,
-    #: "name": …, "was": the name of whoever the host freed from it, or None}).
+    #: "name": …, "was": the name of whoever the host freed from it, or None}); or
+    #: "correction", the host setting the public position right (the game's correction).
     kind: str
     move: dict[str, Any]
     client_move_id: str | None

@@ -173,6 +173,10 @@ class Recorded:
     later: int | None
 
 
+#: The kinds of log entry that change the state, each a ``Step`` undone and rewound alike:
+#: a seat's move, and the host's correction of the public position (``Tables.correct``).
+STEPS = ("move", "correction")
+
 #: Who holds each seat, by seat number: a name, or None for a free seat.
 Holders = tuple[str | None, ...]
 
@@ -401,7 +405,7 @@ class Table:
     def unseen(self, entry: LogRow, viewer: int | None) -> bool:
         """Whether ``viewer`` may not learn that this entry was made (see
         ``Game.redact_move``); an undo is unseen when the move it takes back is."""
-        if entry.kind == "seat":
+        if entry.kind in ("seat", "correction"):  # the host's, seen by everyone
             return False
         if entry.kind == "undo":
             target = next((e for e in self.log if e.seq == entry.move["undo"]), None)
@@ -434,7 +438,7 @@ class Table:
     def logged(self, entry: LogRow, before: State | None = None,
                after: State | None = None) -> None:
         """``entry``, just stored, as the log's newest, with who held the seats then and,
-        for a move, the states around it."""
+        for a move or a correction, the states around it."""
         self.log.append(entry)
         self.holders[entry.seq] = self.holding
         if entry.kind == "seat":
@@ -444,7 +448,7 @@ class Table:
             else:
                 names[entry.move["admitted"]] = entry.move["name"]
             self.holding = tuple(names)
-        elif entry.kind == "move":
+        elif entry.kind in STEPS:
             assert before is not None and after is not None
             self.befores[entry.seq], self.afters[entry.seq] = before, after
             self.effects[entry.seq] = after.get("effects", [])
@@ -560,13 +564,19 @@ class Table:
                                                  entry.move, viewer)
             item["undone"] = entry.seq in undone
             item["effects"] = self.effects.get(entry.seq, [])
+        elif entry.kind == "correction":
+            item["correction"] = entry.move
+            item["undone"] = entry.seq in undone
         elif entry.kind == "seat":
             item.update(entry.move)
         else:
             item["undo"] = self.number_of(entry.move["undo"], viewer)
             item["by_host"] = entry.seat is None
             target = next((e for e in self.log if e.seq == entry.move["undo"]), None)
-            if target is not None:  # what it took back, as this viewer saw it
+            if target is not None and target.kind == "correction":
+                item["taken_back"] = {"seat": None, "correction": target.move,
+                                      "names": self.holders[target.seq]}
+            elif target is not None:  # what it took back, as this viewer saw it
                 item["taken_back"] = {"seat": target.seat, "move": self.game.redact_move(
                     self.befores[target.seq], target.mover, target.move, viewer),
                     "names": self.holders[target.seq]}
@@ -633,6 +643,10 @@ class Tables:
             before = table.state
             assert before is not None
             table.logged(entry, before, table.game.apply(before, entry.mover, entry.move))
+        elif entry.kind == "correction":
+            before = table.state
+            assert before is not None
+            table.logged(entry, before, corrected(table.game, before, entry.move))
         else:
             table.logged(entry)
 
@@ -974,6 +988,34 @@ class Tables:
         self._changed(table)
         return seq
 
+    def correct(self, table: Table, correction: Any, expected: int) -> int:
+        """The host sets the public position right, as it stands on the real table: the
+        game checks ``correction`` against what its rules let exist (``Corrects``), and the
+        correction becomes an entry of the log, replayed, undone and rewound like a move.
+        ``expected`` is the table screen's seq as the host saw it: if the screen has shown
+        anything since, nothing is changed (``table.moved-on``). Returns the screen's seq."""
+        with table.lock:
+            self._open(table)
+            match = table.match
+            if match is None or table.status != "playing":
+                raise TableError("table.not-playing")
+            if table.seq_for(None) != expected:
+                raise TableError("table.moved-on")
+            state = table.state
+            assert state is not None
+            after = corrected(table.game, state, copy.deepcopy(correction))
+            entry = LogRow(table.seq + 1, None, "correction", correction, None, now())
+            outcome = table.game.outcome(after)
+            outcome_json = self._outcome_json(table, outcome) if outcome else None
+            self.store.append(table.code, match.no, entry, outcome=outcome_json)
+            table.logged(entry, state, after)
+            if outcome_json:
+                match.outcome = outcome_json
+                match.ended_at = entry.at
+            seq = table.seq_for(None)
+        self._changed(table)
+        return seq
+
     def _take_back(self, table: Table, first: int, seat: int | None) -> None:
         """Take back ``table.steps[first:]``, newest first, as one undo entry each (by
         ``seat``, None: the host), written in one transaction: the log replays to the same
@@ -1015,6 +1057,19 @@ class Tables:
         table.touched = now()
         if self.listener:
             self.listener.table_changed(table)
+
+
+def corrected(game: Game, state: State, correction: Any) -> State:
+    """``state`` with the host's ``correction`` made by ``game`` (``Corrects``), or the
+    clause that refuses it: a game that declares no correction takes none."""
+    correct = getattr(game, "correct", None)
+    if correct is None:
+        raise TableError("table.no-corrections")
+    try:
+        after: State = correct(state, correction)
+    except IllegalMove as refusal:
+        raise TableError(refusal.rule, **refusal.params) from None
+    return after
 
 
 def player_name(raw: str) -> str:

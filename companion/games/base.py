@@ -202,6 +202,22 @@ class Game(Protocol):
         ...
 
 
+class Corrects(Protocol):
+    """A game whose public position the host may set right, as it stands on the real table
+    (optional: a game without ``correct`` takes no correction). What may be corrected, and
+    its shape, is the game's own: its ``types.Correction``, checked with
+    ``declared.check_declared``. A correction is refused, as a move is, with an
+    ``IllegalMove`` naming a refusal clause when the position it makes could not exist
+    under the game's rules, or when it would touch anything private (a hand, a secret
+    choice): nothing private is ever corrected."""
+
+    def correct(self, state: State, correction: Move) -> State:
+        """The state with ``correction`` made: a new state, ``state`` unchanged, whose
+        turn and phase are worked out again from the corrected position and whose
+        ``effects`` are empty (a correction sets the table right; no rule acts on it)."""
+        ...
+
+
 class Ordered(Protocol):
     """A game's checks in their order (``checks.Order``), as ``Game.checked`` reads them."""
 

@@ -94,6 +94,11 @@ def problem(value: Any, kind: Any) -> str | None:
     return None
 
 
+#: The platform's clause for a host's correction that is none of the kinds its game
+#: declares (``types.Correction``), or names what is not there: read as a bad request.
+BAD_CORRECTION = "table.bad-correction"
+
+
 def check_declared(move: Any, declared: Any, malformed: str) -> None:
     """Raise ``IllegalMove(malformed, problem=…)`` unless ``move`` is one of the kinds of
     move ``declared`` (a game's ``types.Move``)."""

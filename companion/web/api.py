@@ -185,6 +185,25 @@ def rewind(code: str) -> Response:
     return jsonify({"seq": seq})
 
 
+@bp.post("/tables/<code>/corrections")
+def correct(code: str) -> Response:
+    """The host sets the public position right: ``correction`` in the game's shape (its
+    ``types.Correction``), ``seq`` the table screen's seq as the host saw it (anything shown
+    since refuses the correction)."""
+    table = table_or_404(code)
+    if not table.is_host(bearer()):
+        raise TableError("table.host-only")
+    body = json_body()
+    seq = body.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        raise TableError("table.bad-seq")
+    if not isinstance(body.get("correction"), dict):
+        raise TableError("table.bad-correction", problem="no correction object")
+    seq = tables().correct(table, body["correction"], seq)
+    with table.lock:
+        return jsonify({"seq": seq, "view": table.view_for(None)})
+
+
 @bp.get("/tables/<code>/log")
 def log(code: str) -> Response:
     table = table_or_404(code)

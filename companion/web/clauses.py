@@ -63,12 +63,13 @@ def _named(text: str) -> set[str]:
 
 
 def _word(game_id: str, key: str, value: Any, lang: str) -> Any:
-    """A ``colour`` parameter in the reader's words (the game's ``names.colours``); any
-    other parameter as it is."""
+    """A ``colour`` parameter in the reader's words (the game's ``names.colours``, or its
+    ``[[colour]]`` list); any other parameter as it is."""
     spec = None if key != "colour" or game_id.startswith("table") else spec_of(game_id)
     if spec is None:
         return value
-    name = spec.seed.get("names", {}).get("colours", {}).get(value)
+    name = spec.seed.get("names", {}).get("colours", {}).get(value) or next(
+        (entry for entry in spec.seed.get("colour", []) if entry.get("id") == value), None)
     return (name.get(lang) or name["en"]) if name else value
 
 

@@ -179,6 +179,9 @@ def viewer_context(table: Table, seat: int | None, is_host: bool = False,
                              and table.game.can_undo(table.steps[-1].before, seat, last.move,
                                                      table.steps[-1].after)),
             "can_host_undo": bool(is_host and table.steps),
+            # The game declares corrections (``Corrects``): "The table differs…".
+            "can_correct": bool(is_host and table.status == "playing"
+                                and hasattr(table.game, "correct")),
             "match_no": table.match.no if table.match else 0,
             "sitting": table.sitting.get(seat, SCREEN_SIDES[0]) if seat is not None else None,
             # A phone reads its log by its seat's numbers, the table screen by its own:
@@ -226,11 +229,15 @@ def last_move_context(table: Table) -> dict[str, Any]:
             return {"last_move": None}
         step = table.steps[shown]
         entry = step.entry
-        move = table.game.redact_move(step.before, entry.mover, entry.move, None)
         seq = table.number_of(entry.seq, None)
         assert seq is not None  # the screen shows it: it is in the screen's count
         seats = seats_then(table.row.game, table.view_for(None), table.holders[entry.seq])
-    return {"last_move": {"seq": seq, "seat": entry.seat, "move": move, "seats": seats},
+        last: dict[str, Any] = {"seq": seq, "seat": entry.seat, "seats": seats}
+        if entry.kind == "correction":  # the host's own, said by the game's words
+            last["correction"] = entry.move
+        else:
+            last["move"] = table.game.redact_move(step.before, entry.mover, entry.move, None)
+    return {"last_move": last,
             "moment": Call(lambda: table.moment(seq, None), table.code, seq)}
 
 

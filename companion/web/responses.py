@@ -48,7 +48,8 @@ def wants_json() -> bool:
 #: The HTTP status of each platform refusal; any other rule (a game's) is a 422.
 STATUS_OF_RULE = {
     "table.bad-request": 400, "table.bad-move": 400, "table.bad-seq": 400,
-    "table.bad-client-move-id": 400, "table.undo-unnamed": 400,
+    "table.bad-client-move-id": 400, "table.undo-unnamed": 400, "table.bad-correction": 400,
+    "table.no-corrections": 409,
     "table.bad-token": 403, "table.bad-origin": 403, "table.host-only": 403,
     "table.seed-refused": 403, "table.bad-host": 400, "table.bad-host-key": 403,
     "table.not-your-turn": 403, "table.undo-not-yours": 403, "table.undo-finished": 403,

@@ -7,11 +7,13 @@ seat, undo, play again.
 
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from companion.network import qr_svg
-from companion.tables import Table, TableError
+from companion.tables import STEPS, Table, TableError
 from companion.web.cookies import host_token
 from companion.web.regions import log_lines, page_memory, regions
 from companion.web.render import join_url, screen_context
@@ -45,6 +47,8 @@ def host_action(code: str, action: str) -> Response:
             tables().free_seat(table, int(request.form.get("seat", "")))
         elif action == "rewind":
             tables().rewind(table, form_seq("to"), form_seq("last"))
+        elif action == "correct":
+            tables().correct(table, form_correction(), form_seq("last"))
         else:
             # The confirmation named a move: if another came since, nothing is undone.
             tables().host_undo(table, form_seq("undo"))
@@ -63,6 +67,17 @@ def form_seq(name: str) -> int:
         return int(request.form.get(name, ""))
     except ValueError:
         raise TableError("table.bad-seq") from None
+
+
+def form_correction() -> dict[str, object]:
+    """The correction a "The table differs…" form carries, in the game's shape: its fields
+    named ``c_<key>``, a whole number where the field holds one. The game checks the rest."""
+    return {key[2:]: int(value) if WHOLE.fullmatch(value) else value
+            for key, value in request.form.items() if key.startswith("c_")}
+
+
+#: A form field holding a whole number.
+WHOLE = re.compile(r"-?[0-9]{1,6}")
 
 
 @bp.post("/t/<code>/start")
@@ -96,7 +111,7 @@ def rewind_confirmation(code: str) -> Response | str:
         # Only what the table screen shows is named or counted, by the screen's seqs: a
         # choice changed in secret goes back with the rest, unsaid.
         lines = [item for item in table.log_for(None)
-                 if item["kind"] == "move" and not item["undone"] and item["seq"] >= to]
+                 if item["kind"] in STEPS and not item["undone"] and item["seq"] >= to]
         if to not in (line["seq"] for line in lines):
             return refusal_response("table.no-such-move", table.row.game, seq=to)
         last = table.seq_for(None)
@@ -107,6 +122,30 @@ def rewind_confirmation(code: str) -> Response | str:
 @bp.post("/t/<code>/rewind")
 def rewind(code: str) -> Response:
     return host_action(code, "rewind")
+
+
+@bp.get("/t/<code>/correct")
+def correction_page(code: str) -> Response | str:
+    """"The table differs…": the host sets the public position right, with the board's
+    own picture and the game's form (``games/<id>/correct.html``), drawn from the table
+    screen's view: no hand, no secret. Its forms carry the screen's seq, so a move made
+    meanwhile refuses the correction."""
+    table = table_or_404(code)
+    if not is_host(table):
+        return refusal_response("table.host-only")
+    if not hasattr(table.game, "correct"):
+        return refusal_response("table.no-corrections")
+    if table.status != "playing":
+        return refusal_response("table.not-playing")
+    context = screen_context(table, is_host=False)
+    with table.lock:
+        context["last"] = table.seq_for(None)
+    return render_template("screen/correct.html", **context)
+
+
+@bp.post("/t/<code>/correct")
+def correct(code: str) -> Response:
+    return host_action(code, "correct")
 
 
 @bp.get("/t/<code>/qr.svg")

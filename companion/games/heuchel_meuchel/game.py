@@ -25,7 +25,7 @@ from companion.games.base import (
     revealed_nothing,
     shuffled,
 )
-from companion.games.heuchel_meuchel import board, resolve, rules
+from companion.games.heuchel_meuchel import board, corrections, resolve, rules
 from companion.games.heuchel_meuchel.data import (
     CARD_COUNT,
     CARDS_PER_PLAYER,
@@ -86,6 +86,10 @@ class HeuchelMeuchel(SeededGame, seed=SEED, rules=rules):
         resolve.CARRY_OUT[move["type"]](new, seat, move)
         resolve.end_if_settled(new)
         return new
+
+    def correct(self, state: State, correction: Move) -> State:
+        """The host sets a stack on the row it stands on at the table (``corrections.py``)."""
+        return corrections.correct(state, correction)
 
     def can_undo(self, before: State, seat: int, move: Move, after: State) -> bool:
         """Not after a die roll by the companion, nor after a move that uncovered a card."""

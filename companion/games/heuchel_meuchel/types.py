@@ -84,3 +84,17 @@ class View(TypedDict):
     discards: NotRequired[list[Card]]
     score: NotRequired[dict[str, int]]
     done: NotRequired[bool]
+
+
+class StackRow(TypedDict):
+    """The host's correction: the stack on ``row`` of ``column`` stands on row ``to``."""
+
+    type: Literal["stack"]
+    column: int
+    row: int
+    to: int
+
+
+#: What the host may correct (``HeuchelMeuchel.correct``): where a stack stands in its
+#: column, as a whole; never what it holds.
+Correction = StackRow

@@ -23,7 +23,7 @@ from companion.games.base import (
     revealed_nothing,
     shuffled,
 )
-from companion.games.seventh_heaven import board, resolve, rules
+from companion.games.seventh_heaven import board, corrections, resolve, rules
 from companion.games.seventh_heaven.data import (
     CARD_COUNT,
     CARDS,
@@ -141,6 +141,10 @@ class SeventhHeaven(SeededGame, seed=SEED, rules=rules):
             resolve.play_card(new, seat, move)
         new["effects"] = _effects(state["last"], new["last"], state["phase"] == "play")
         return new
+
+    def correct(self, state: State, correction: Move) -> State:
+        """The host sets a piece on the space it stands on at the table (``corrections.py``)."""
+        return corrections.correct(state, correction)
 
     def can_undo(self, before: State, seat: int, move: Move, after: State) -> bool:
         """Not once a card was drawn: draws come off the pre-shuffled deck, not the rng."""

@@ -91,3 +91,15 @@ class View(TypedDict):
     outcome: dict[str, Any] | None
     seat: NotRequired[int]  # a seat's own view only
     hand: NotRequired[list[Card]]
+
+
+class PieceSpace(TypedDict):
+    """The host's correction: the piece of colour ``piece`` stands on ``space``."""
+
+    type: Literal["piece"]
+    piece: str
+    space: int
+
+
+#: What the host may correct (``SeventhHeaven.correct``): a piece's space, nothing else.
+Correction = PieceSpace

@@ -29,7 +29,7 @@ from companion.games.base import (
     revealed_nothing,
     shuffled,
 )
-from companion.games.skyrunner import building, resolve, rules
+from companion.games.skyrunner import building, corrections, resolve, rules
 from companion.games.skyrunner.data import (
     BUILDING,
     CARDS,
@@ -116,6 +116,10 @@ class SkyRunner(SeededGame, seed=SEED, rules=rules):
         new["revealed"], new["effects"] = False, []
         resolve.CARRY_OUT[move["type"]](new, seat, move)
         return new
+
+    def correct(self, state: State, correction: Move) -> State:
+        """The host sets a climber on the place it hangs at the table (``corrections.py``)."""
+        return corrections.correct(state, correction)
 
     def can_undo(self, before: State, seat: int, move: Move, after: State) -> bool:
         """Not once the cards were revealed or a new card was turned from the deck. A secret

@@ -83,3 +83,16 @@ class View(TypedDict):
     used: NotRequired[list[Card]]
     choice: NotRequired[Card | None]
     climbs: NotRequired[list[dict[str, int]]]  # where the pending climb may go
+
+
+class ClimberPlace(TypedDict):
+    """The host's correction: the climber of ``seat`` hangs at ``level``, ``lane``."""
+
+    type: Literal["climber"]
+    seat: int
+    level: int
+    lane: int
+
+
+#: What the host may correct (``SkyRunner.correct``): where a climber hangs, nothing else.
+Correction = ClimberPlace

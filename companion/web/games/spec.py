@@ -68,6 +68,13 @@ class GameSpec:
         return self.seed.get("year")
 
     @property
+    def bgg_id(self) -> int | None:
+        """The game's BoardGameGeek id, where it is known (its seeds file says where it
+        was found): what BG Stats and BGG file a logged play under."""
+        found = self.seed.get("bgg_id")
+        return found if isinstance(found, int) else None
+
+    @property
     def min_players(self) -> int:
         return self.engine.min_players
 

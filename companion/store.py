@@ -100,6 +100,19 @@ class MatchRow:
     outcome: dict[str, Any] | None
 
 
+@dataclass(frozen=True)
+class Finished:
+    """A finished match and the table it was played at (``Store.finished_since``)."""
+
+    code: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    match: MatchRow
+    #: The host's seat entries made before the match's last move, in order.
+    seat_entries: list[LogRow]
+
+
 @dataclass
 class LogRow:
     seq: int
@@ -320,9 +333,11 @@ class Store:
         ]
 
     def finished_since(self, since: float, token_hashes: Collection[str] | None = None,
-                       ) -> list[tuple[str, str, int, float, dict[str, Any]]]:
-        """Matches that ended after ``since``: (code, game, match no, ended_at, outcome);
-        with ``token_hashes``, only those of tables one of them hosts or has a seat at."""
+                       ) -> list[Finished]:
+        """Matches that ended after ``since``, the latest last, each with its seat entries
+        made before its last move (what happens at the table once the game is over is no
+        part of it); with ``token_hashes``, only those of tables one of them hosts or has a
+        seat at."""
         where = "m.ended_at >= ?"
         params: list[Any] = [since]
         if token_hashes is not None:
@@ -332,11 +347,24 @@ class Store:
                       f" WHERE s.code = m.code AND s.token_hash IN ({marks})))")
             params += hashes + hashes
         rows = self._read(
-            "SELECT m.code, t.game, m.no, m.ended_at, m.outcome FROM matches m"
-            f" JOIN tables t ON t.code = m.code WHERE {where} ORDER BY m.ended_at DESC",
+            "SELECT m.code, t.game, t.players, t.options, m.no, m.seed, m.first_seat,"
+            " m.started_at, m.ended_at, m.outcome FROM matches m"
+            f" JOIN tables t ON t.code = m.code WHERE {where} ORDER BY m.ended_at",
             tuple(params),
         )
-        return [(code, game, no, ended, json.loads(outcome)) for code, game, no, ended, outcome
+        seat_entries: dict[tuple[str, int], list[LogRow]] = {}
+        for code, no, seq, seat, kind, move, cmid, at in self._read(
+                "SELECT l.code, l.no, l.seq, l.seat, l.kind, l.move, l.client_move_id, l.at"
+                " FROM log l JOIN matches m ON m.code = l.code AND m.no = l.no"
+                f" JOIN tables t ON t.code = m.code WHERE {where} AND l.kind = 'seat'"
+                " AND l.seq < (SELECT max(e.seq) FROM log e WHERE e.code = l.code"
+                " AND e.no = l.no AND e.kind = 'move') ORDER BY l.seq", tuple(params)):
+            seat_entries.setdefault((code, no), []).append(
+                LogRow(seq, seat, kind, json.loads(move), cmid, at))
+        return [Finished(code, game, players, json.loads(options),
+                         MatchRow(no, seed, first, started, ended, json.loads(outcome)),
+                         seat_entries.get((code, no), []))
+                for code, game, players, options, no, seed, first, started, ended, outcome
                 in rows]
 
     def close(self) -> None:

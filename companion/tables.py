@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion.games.base import Game, IllegalMove, Move, Outcome, State, has_values
+from companion.lru import LRU
 from companion.names import shows, tidied
-from companion.store import RETIRED_MARK, LogRow, MatchRow, Store, TableRow, now
+from companion.plays import Play, before_the_end, play_of
+from companion.store import LogRow, MatchRow, Store, TableRow, now
 
 #: Letters that can't be misread for one another when read off a screen across a room.
 CODE_ALPHABET = "ACDEFHJKMNPRTWXY"
@@ -33,6 +35,8 @@ CLIENT_MOVE_ID_MAX = 64
 #: Random codes tried for a new table before it is refused (``table.no-free-code``): with
 #: nine codes in ten taken, 48 tries all miss once in 160.
 CODE_TRIES = 48
+#: Finished matches kept replayed (``Tables.replayed``): a night's page opens a few logs.
+REPLAYED_KEPT = 8
 
 
 @dataclass(frozen=True)
@@ -402,6 +406,14 @@ class Table:
         match = self.match
         return match.outcome if match else None
 
+    def play(self) -> Play | None:
+        """The current match as its players would log it, once it is over."""
+        match = self.match
+        if match is None:
+            return None
+        return play_of(self.code, self.row.game, self.row.players, self.row.options, match,
+                       before_the_end(self.log))
+
     def unseen(self, entry: LogRow, viewer: int | None) -> bool:
         """Whether ``viewer`` may not learn that this entry was made (see
         ``Game.redact_move``); an undo is unseen when the move it takes back is."""
@@ -599,6 +611,9 @@ class Tables:
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
         self._swept = 0.0
+        #: Finished matches replayed to be read again, and plays' starting views.
+        self._replayed: LRU[tuple[str, int, float], Table] = LRU(REPLAYED_KEPT)
+        self._started: LRU[tuple[str, int], Mapping[str, Any]] = LRU(REPLAYED_KEPT * 4)
 
     # --- finding and loading -------------------------------------------------------
 
@@ -1043,15 +1058,57 @@ class Tables:
                            for seat in range(table.row.players)}
         return result
 
-    def finished_tonight(self, hours: float,
-                         tokens: Collection[str] | None = None) -> list[dict[str, Any]]:
-        """The games finished in the last ``hours``; with ``tokens``, only those of the
-        tables one of them hosts or has a seat at (a retired table's too)."""
+    def plays_tonight(self, hours: float, tokens: Collection[str] | None = None) -> list[Play]:
+        """The games finished in the last ``hours``, in the order they ended; with
+        ``tokens``, only those of the tables one of them hosts or has a seat at (a retired
+        table's too)."""
         hashes = None if tokens is None else {hash_token(token) for token in tokens}
-        rows = self.store.finished_since(now() - hours * 3600, hashes)
-        return [{"code": code.partition(RETIRED_MARK)[0], "game": game, "no": no,
-                 "ended_at": ended, "outcome": outcome}
-                for code, game, no, ended, outcome in rows]
+        found = []
+        for row in self.store.finished_since(now() - hours * 3600, hashes):
+            play = play_of(row.code, row.game, row.players, row.options, row.match,
+                           row.seat_entries)
+            if play is not None:
+                found.append(play)
+        return found
+
+    def replayed(self, play: Play) -> Table:
+        """The table of ``play`` as it stood when the game ended, replayed from the store,
+        to read its log and its moves ("This move") as the table screen did. Nothing can
+        be changed at it. The last few asked for are kept."""
+        key = (play.key, play.no, play.ended_at)
+        with self._lock:
+            kept = self._replayed.get(key)
+        if kept is not None:
+            return kept
+        row = self.store.load_table(play.key)
+        assert row is not None  # the play was read from it
+        match = next(m for m in self.store.matches(play.key) if m.no == play.no)
+        # Seated as the game ended (by names alone: no token opens a seat of it).
+        seated = {seat.seat: (seat.players[-1], "") for seat in play.seats}
+        table = Table(row, self.engines[play.game], seated, [match], retired=True)
+        log = self.store.log(play.key, play.no)
+        last = max(entry.seq for entry in log if entry.kind == "move")
+        self._begin(table, match, tuple(seat.players[0] for seat in play.seats))
+        for entry in log:
+            if entry.seq <= last:
+                self._replay(table, entry)
+        with self._lock:
+            self._replayed.put(key, table)
+        return table
+
+    def public_start(self, play: Play) -> Mapping[str, Any]:
+        """The table screen's view of ``play`` as it was set up: what every player saw from
+        the start (the seats' colours). Kept for the last few plays asked for."""
+        key = (play.key, play.no)
+        with self._lock:
+            kept = self._started.get(key)
+        if kept is None:
+            game = self.engines[play.game]
+            options = dict(play.options, first_seat=play.first_seat)
+            kept = game.view(game.setup(len(play.seats), options, play.seed), None)
+            with self._lock:
+                self._started.put(key, kept)
+        return kept
 
     def _changed(self, table: Table) -> None:
         table.touched = now()

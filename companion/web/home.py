@@ -40,7 +40,7 @@ def home_page(asked: str = "", code_notice: str | None = None) -> str:
     browser hosted or sat at (to anyone else, none: the page is open to the whole wifi)."""
     return render_template(
         "home.html", catalogue=catalogue(), asked=asked, code_notice=code_notice,
-        night=tables().finished_tonight(current_app.config["NIGHT_HOURS"], table_tokens()),
+        night=tables().plays_tonight(current_app.config["NIGHT_HOURS"], table_tokens()),
         game_names={spec.id: spec.name(current_lang()) for spec in registered().values()},
     )
 

@@ -16,6 +16,7 @@ from flask import Flask, current_app, url_for
 from companion.games.base import has_values
 from companion.i18n import current_lang
 from companion.network import JoinHost, join_host
+from companion.plays import places
 from companion.tables import SCREEN_SIDES, Table
 from companion.web.clauses import clause_text, clause_title
 from companion.web.games.spec import registered, spec_of
@@ -210,7 +211,7 @@ def screen_context(table: Table, is_host: bool) -> dict[str, Any]:
                               "was": table.freed_from(r.seat),
                               "spoken_code": r.spoken_code}
                              for r in table.requests.values()] if is_host else [],
-                   night=services().tables.finished_tonight(
+                   night=services().tables.plays_tonight(
                        current_app.config["NIGHT_HOURS"]),
                    game_names={spec.id: spec.name(current_lang())
                                for spec in registered().values()})
@@ -256,12 +257,7 @@ def outcome_score(game_id: str, score: Any) -> str:
 
 def place_of(outcome: dict[str, Any], seat: int) -> int | None:
     """``seat``'s place in a finished game's ranking (tied seats share the better place)."""
-    place = 1
-    for group in outcome["ranking"]:
-        if seat in group:
-            return place
-        place += len(group)
-    return None
+    return places(outcome["ranking"]).get(seat)
 
 
 def winner_names(outcome: dict[str, Any]) -> list[str]:

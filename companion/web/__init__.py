@@ -13,6 +13,7 @@ from companion.web import (
     home,
     host_links,
     join,
+    night,
     phone,
     pieces,
     ratelimit,
@@ -33,8 +34,8 @@ def init_app(app: Flask) -> None:
     app.jinja_loader = template_loader(app)
     security.init_app(app)
     ratelimit.init_app(app)
-    for module in (home, join, waiting, phone, screen, record, host_links, extras, rules,
-                   api, sockets):
+    for module in (home, join, waiting, phone, screen, record, night, host_links, extras,
+                   rules, api, sockets):
         app.register_blueprint(module.bp)
     assets.init_app(app)
     install_template_globals(app)

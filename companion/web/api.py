@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.tables import NAME_MAX, Table, TableError
-from companion.web import jsonread
+from companion.web import exports, jsonread
 from companion.web.games.spec import spec_of
 from companion.web.jsonread import Unreadable
 from companion.web.render import join_url
@@ -210,3 +210,14 @@ def log(code: str) -> Response:
     seat = viewer_or_refuse(table)
     with table.lock:
         return jsonify({"entries": table.log_for(seat)})
+
+
+@bp.get("/night")
+def night() -> Response:
+    """Tonight's plays of the tables the bearer hosts or holds a seat at: the home page's
+    rule, for scripts."""
+    token = bearer()
+    if token is None:
+        raise TableError("table.night-token")
+    plays = tables().plays_tonight(current_app.config["NIGHT_HOURS"], [token[:64]])
+    return jsonify({"plays": [exports.play_json(play) for play in plays]})

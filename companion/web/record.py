@@ -37,25 +37,25 @@ LOG_PAGE = 40
 @bp.get("/t/<code>/log")
 def screen_log(code: str) -> Response | str:
     table = table_or_404(code)
-    return _log_page(table, _reader(table, None, is_host(table)))
+    return log_page(table, _reader(table, None, is_host(table)))
 
 
 @bp.get("/t/<code>/play/log")
 def phone_log(code: str) -> Response | str:
     table = table_or_404(code)
-    return _log_page(table, _reader(table, seat_or_join(table)))
+    return log_page(table, _reader(table, seat_or_join(table)))
 
 
 @bp.get("/t/<code>/moves/<number>")
 def screen_move(code: str, number: str) -> Response | str:
     table = table_or_404(code)
-    return _move_page(table, _reader(table, None), number)
+    return move_page(table, _reader(table, None), number)
 
 
 @bp.get("/t/<code>/play/moves/<number>")
 def phone_move(code: str, number: str) -> Response | str:
     table = table_or_404(code)
-    return _move_page(table, _reader(table, seat_or_join(table)), number)
+    return move_page(table, _reader(table, seat_or_join(table)), number)
 
 
 def _reader(table: Table, seat: int | None, host: bool = False) -> dict[str, Any]:
@@ -73,7 +73,7 @@ def _reader(table: Table, seat: int | None, host: bool = False) -> dict[str, Any
     return context
 
 
-def _log_page(table: Table, context: dict[str, Any]) -> str:
+def log_page(table: Table, context: dict[str, Any]) -> str:
     """The reader's whole log, newest first, ``LOG_PAGE`` lines a page (``?page=``)."""
     with table.lock:
         items = list(reversed(table.log_for(context["me"])))
@@ -92,7 +92,7 @@ def _number(raw: str | None, otherwise: int = 0) -> int:
         return otherwise
 
 
-def _move_page(table: Table, context: dict[str, Any], number: str) -> Response | str:
+def move_page(table: Table, context: dict[str, Any], number: str) -> Response | str:
     """One move on its own, as the reader's log shows it (another number: not found)."""
     recorded = table.recorded(_number(number[:12]), context["me"])
     if recorded is None:
@@ -106,7 +106,8 @@ def _move_page(table: Table, context: dict[str, Any], number: str) -> Response |
         if page is not None:
             rules.setdefault((page["title"], page["quote"] or page["text"]), dict(
                 page, url=url_for("rules.clause", game_id=game_id, rule=rule,
-                                  table=table.code, **back_to_screen)))
+                                  table=None if table.retired else table.code,
+                                  **back_to_screen)))
     return render_template("record/move.html", line=line, rules=list(rules.values()),
                            recorded=recorded,
                            before=_picture(table, context, recorded.before, "before"),

@@ -174,6 +174,8 @@ def viewer_context(table: Table, seat: int | None, is_host: bool = False,
             "view": view,
             "moves": moves,
             "outcome": table.outcome(),
+            # The finished game as its players log it: the game-over screen's plays.
+            "played": table.play() if table.status == "over" else None,
             "log": table.log_tail(seat, LOG_TAIL),
             "can_undo": bool(seat is not None and last is not None and last.seat == seat
                              and table.status == "playing"

@@ -53,6 +53,7 @@ STATUS_OF_RULE = {
     "table.bad-token": 403, "table.bad-origin": 403, "table.host-only": 403,
     "table.seed-refused": 403, "table.bad-host": 400, "table.bad-host-key": 403,
     "table.not-your-turn": 403, "table.undo-not-yours": 403, "table.undo-finished": 403,
+    "table.night-token": 403,
     "table.unknown-table": 404, "table.unknown-game": 404, "table.not-found": 404,
     "table.method": 405,
     "table.full": 409, "table.seat-held": 409, "table.too-many-requests": 409,

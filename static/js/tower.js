@@ -184,7 +184,17 @@
     if (b.id === opts.mark || (opts.mark === undefined && b.moved)) classes += " marked";
     if (b.id === opts.chosen) classes += " chosen";
     if (opts.stones && opts.stones.has(b.id)) classes += " stone-spot";
+    if (opts.seeThrough && opts.seeThrough.has(b.id)) classes += " see-through";
     return classes;
+  }
+
+  // The blocks drawn over block ``id`` (after it in the painter's ``order``, where their
+  // pictures meet): a build step draws them see-through, so its new block shows whole.
+  function inFront(order, id) {
+    const at = order.findIndex(([one]) => one === id);
+    if (at < 0) return new Set();
+    const rect = order[at][1];
+    return new Set(order.slice(at + 1).filter(([, r]) => meets(r, rect)).map(([one]) => one));
   }
 
   // Where the blocking stone may go: the stone, faint, on the block (its ellipse's attributes).
@@ -355,7 +365,8 @@
   const scratch = document.createElementNS(NS, "svg");
 
   // The tower drawn into ``svg`` from ``angle``. opts: upto (the first blocks of the build
-  // order only), mark (the block outlined), letters, lit (block ids), reach (squares lit
+  // order only), mark (the block outlined; in a build step, what stands in front of it is
+  // drawn see-through), letters, lit (block ids), reach (squares lit
   // for a walk), ghosts (places a block may go), chosen.
   function draw(svg, tower, angle, opts) {
     const cam = camera(angle);
@@ -384,6 +395,7 @@
       mem.order = paintOrder(boxes, rects, cam).map((i) => [boxes[i].id, rects[i]]);
       mem.geometry = geometry;
     }
+    if (opts.upto !== undefined && opts.mark) opts.seeThrough = inFront(mem.order, opts.mark);
     const byId = new Map(boxes.map((b) => [b.id, b]));
     const frame = {x0: Infinity, x1: -Infinity, y0: Infinity, y1: -Infinity};
     const obstacles = [];

@@ -1,8 +1,10 @@
 """Building the drawn start tower in Chromium, on the table screen at 1280 × 800 and
 1920 × 1080 and on a 360 × 740 phone that leads the build: every step, with Next and then
 Back, says a new block and place, names no block code, and keeps Back and Next inside the
-viewport; and from each of the four sides, the 3-D picture of every step draws the new
-block where its words put it."""
+viewport; every step's new block lies inside the board (on the phone: the picture, the
+words, Back and Next inside the first screen) with no face drawn over it, and the "▲ Table
+screen" mark is in view; and from each of the four sides, the 3-D picture of every step
+draws the new block where its words put it."""
 
 from __future__ import annotations
 
@@ -36,14 +38,87 @@ def said(page: Page) -> str:
     return page.locator("#cl-build-step .cl-step-said").inner_text()
 
 
-def walk(page: Page, label: str) -> list[str]:
+#: The step's picture as drawn: each block's faces in the painter's order (what comes later
+#: is drawn over what comes before), whether it is the new block (marked) or drawn
+#: see-through; and, in the page's pixels, the new block, the "▲ Table screen" mark, the
+#: words, the picture and the board (on a phone, the viewport).
+PICTURE = """() => {
+  const svg = document.querySelector("#cl-build-step svg.cl-3d");
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
+  const board = document.querySelector("#board");
+  return {
+    blocks: [...svg.querySelectorAll("g[data-block]")].map((g) => ({
+      id: g.dataset.block, marked: g.classList.contains("marked"),
+      clear: g.classList.contains("see-through"),
+      faces: [...g.querySelectorAll(":scope > polygon")].map((p) => p.getAttribute("points"))})),
+    new: box(svg.querySelector("g.marked")), mark: box(svg.querySelector(".cl-side")),
+    words: box(document.querySelector("#cl-build-step .cl-step-said")), picture: box(svg),
+    board: board ? box(board) : [0, 0, innerWidth, innerHeight],
+  };
+}"""
+
+
+def corners(points: str) -> list[tuple[float, float]]:
+    return [(float(x), float(y)) for x, y in (p.split(",") for p in points.split())]
+
+
+def overlap(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> bool:
+    """Whether two convex faces share some area, not only an edge (the separating axis
+    test, with the drawing's rounding to a tenth)."""
+    for poly in (a, b):
+        for (x0, y0), (x1, y1) in zip(poly, poly[1:] + poly[:1], strict=True):
+            nx, ny = y1 - y0, x0 - x1
+            pa, pb = [nx * x + ny * y for x, y in a], [nx * x + ny * y for x, y in b]
+            if min(max(pa), max(pb)) - max(min(pa), min(pb)) <= 0.05 * (abs(nx) + abs(ny)):
+                return False
+    return True
+
+
+def inside(inner: list[float], outer: list[float]) -> bool:
+    return (inner[0] >= outer[0] - 0.5 and inner[1] >= outer[1] - 0.5
+            and inner[2] <= outer[2] + 0.5 and inner[3] <= outer[3] + 0.5)
+
+
+def step_in_view(page: Page, n: int) -> list[str]:
+    """What keeps step ``n`` from being seen (nothing: it is): the new block outside the
+    board or under a face drawn after it and not see-through, the table screen's mark out
+    of view; on a phone, the words or the picture outside the first screen."""
+    svg = page.locator("#cl-build-step svg.cl-3d")
+    expect(svg.locator("g.marked")).to_have_count(1)
+    expect(svg.locator(".cl-side")).to_have_count(1)
+    drawn = page.evaluate(PICTURE)
+    wrong = []
+    if not inside(drawn["new"], drawn["board"]):
+        wrong.append(f"new block {drawn['new']} outside the board {drawn['board']}")
+    if not inside(drawn["mark"], drawn["board"]):
+        wrong.append(f"the table screen's mark {drawn['mark']} out of view")
+    at = next(i for i, block in enumerate(drawn["blocks"]) if block["marked"])
+    new = [corners(face) for face in drawn["blocks"][at]["faces"]]
+    for block in drawn["blocks"][at + 1:]:
+        if not block["clear"] and any(overlap(corners(face), mine)
+                                      for face in block["faces"] for mine in new):
+            wrong.append(f"new block under {block['id']}")
+    if not page.locator("#board").count():  # a phone: the step on its first screen
+        wrong += [f"{what} {drawn[what]} off the first screen" for what in ("words", "picture")
+                  if not inside(drawn[what], drawn["board"])]
+        if page.evaluate("scrollY"):
+            wrong.append("scrolled")
+    return [f"step {n}: {w}" for w in wrong]
+
+
+def walk(page: Page, label: str, problems: list[str] | None = None) -> list[str]:
     """Every step with Next, then back to the first with Back: the words of each step, the
-    buttons in view at each."""
+    buttons in view at each; what keeps each step from being seen goes to ``problems``."""
     step = page.locator("#cl-build-step")
     total = int(re.search(r"of (\d+)", step.locator(".cl-step-count").inner_text()).group(1))
     seen = []
     for n in range(1, total + 1):
         expect(step.locator(".cl-step-count")).to_have_text(f"Step {n} of {total}")
+        if problems is not None:
+            problems += [f"{label} {w}" for w in step_in_view(page, n)]
         text = said(page)
         assert not CODES.search(page.locator("#cl-build").inner_text()), text
         assert not seen or text != seen[-1], (n, text)
@@ -68,9 +143,10 @@ def test_the_screen_and_a_phone_walk_every_build_step(browser, live_server):
     _table, screen, phones = start_table(browser, live_server, "climbers", NAMES, SEED)
     expect(screen.locator("#cl-build-step")).to_contain_text("Step 1 of")
     words = {}
+    hidden: list[str] = []
     for width, height in ((1280, 800), (1920, 1080)):
         screen.set_viewport_size({"width": width, "height": height})
-        words[width] = walk(screen, f"screen-{width}")
+        words[width] = walk(screen, f"screen-{width}", hidden)
         # The step's picture takes the height the board leaves (it was 187 × 145 px).
         picture = screen.locator("#cl-build-step svg.cl-3d").bounding_box()
         print(f"{width} x {height}: the step's picture is "
@@ -85,7 +161,8 @@ def test_the_screen_and_a_phone_walk_every_build_step(browser, live_server):
     expect(phone.locator("#cl-build-step")).to_contain_text("Step 1 of")
     phone.locator(".cl-sitting button[value=left]").click()
     expect(phone.locator("#cl-build")).to_contain_text("with the table screen on your left")
-    from_left = walk(phone, "phone")
+    from_left = walk(phone, "phone", hidden)
+    assert not hidden, hidden
     assert no_horizontal_scroll(phone)
     phone.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # down to the picture
     step = phone.locator("#cl-build-step")

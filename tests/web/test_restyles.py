@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
-SHEETS = ("css/companion.css", "css/screen.css", "css/games/climbers.css")
+SHEETS = ("css/companion.css", "css/screen.css", "css/games/climbers.css",
+          "css/games/climbers-extras.css")
 COMMENT = re.compile(r"/\*.*?\*/", re.S)
 
 

@@ -1,7 +1,7 @@
 // What The Climbers' tower (static/js/tower.js) needs after its first drawing, fetched
 // then: the ghost places laid out (each a target of its own, every place shown from one of
-// the four quarter turns) and the zoom over crowded ones, the table screen's mark, and
-// moving few nodes after a push.
+// the four quarter turns) and the zoom over crowded ones, the table screen's mark, a build
+// step's see-through blocks, and moving few nodes after a push.
 (() => {
   "use strict";
   // Whether a block hides the point (x, y, z) from the viewer: the line from it towards
@@ -238,6 +238,15 @@
       `<text x="${r1(r.x0 + MARK_FONT * 1.4)}" y="${r1(ay)}">${esc(words)}</text></g>`;
   }
 
+  // The blocks drawn over block ``id`` (after it in the painter's ``order``, where their
+  // pictures meet): a build step draws them see-through, so its new block shows whole.
+  function inFront(order, id, meets) {
+    const at = order.findIndex(([one]) => one === id);
+    if (at < 0) return new Set();
+    const rect = order[at][1];
+    return new Set(order.slice(at + 1).filter(([, r]) => meets(r, rect)).map(([one]) => one));
+  }
+
   // ``nodes`` in this order as the children of ``parent``, moving as few as it can: those
   // along the longest run already in order stay where they are.
   function arrange(parent, nodes) {
@@ -263,5 +272,5 @@
     }
   }
 
-  window.clTowerMore = {ghosts, zoom, zoomScale, mark: screenMark, arrange};
+  window.clTowerMore = {ghosts, zoom, zoomScale, mark: screenMark, arrange, inFront};
 })();

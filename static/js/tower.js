@@ -188,15 +188,6 @@
     return classes;
   }
 
-  // The blocks drawn over block ``id`` (after it in the painter's ``order``, where their
-  // pictures meet): a build step draws them see-through, so its new block shows whole.
-  function inFront(order, id) {
-    const at = order.findIndex(([one]) => one === id);
-    if (at < 0) return new Set();
-    const rect = order[at][1];
-    return new Set(order.slice(at + 1).filter(([, r]) => meets(r, rect)).map(([one]) => one));
-  }
-
   // Where the blocking stone may go: the stone, faint, on the block (its ellipse's attributes).
   function stoneGhost(b, cam, colour) {
     const [cx, cy] = cam.point(b.x + b.w / 2, b.y + b.d / 2, b.z + b.h);
@@ -395,7 +386,9 @@
       mem.order = paintOrder(boxes, rects, cam).map((i) => [boxes[i].id, rects[i]]);
       mem.geometry = geometry;
     }
-    if (opts.upto !== undefined && opts.mark) opts.seeThrough = inFront(mem.order, opts.mark);
+    if (opts.upto !== undefined && window.clTowerMore) {
+      opts.seeThrough = window.clTowerMore.inFront(mem.order, opts.mark, meets);
+    }
     const byId = new Map(boxes.map((b) => [b.id, b]));
     const frame = {x0: Infinity, x1: -Infinity, y0: Infinity, y1: -Infinity};
     const obstacles = [];
@@ -613,7 +606,8 @@
   const waits = (svg) => svg.dataset.later !== undefined && (svg.dataset.later !== "push" || pushing);
   let waiting = false;
 
-  // tower-more.js (ghosts' handles, the screen's mark, fewer moves) comes after a drawing.
+  // tower-more.js (ghosts' handles, the screen's mark, a build step's see-through blocks,
+  // fewer moves) comes after a drawing.
   const moreUrl = document.currentScript && document.currentScript.dataset.more;
   let fetching = false;
   function loadMore() {

@@ -44,7 +44,8 @@
         const n = p.slice(2, 8).map(Number);
         blocks.push({id: p[0], rec: d.b, kind: p[1], x: n[0], y: n[1], z: n[2], w: n[3], d: n[4], h: n[5],
                      top: p[8], bottom: p[9], east: p[10], west: p[11], north: p[12],
-                     south: p[13], stone: p[14] === "-" ? null : p[14], moved: p[15] === "1"});
+                     south: p[13], stone: p[14] === "-" ? null : p[14], moved: p[15] === "1",
+                     stays: p[15] === "2"});
       } else if (d.f) {
         const p = d.f.split(" ");
         figures.push({seat: +p[0], letter: p[1], colour: p[2], name: el.title,
@@ -182,6 +183,7 @@
     let classes = "cl-b";
     if (opts.lit && opts.lit.has(b.id)) classes += " lit";
     if (b.id === opts.mark || (opts.mark === undefined && b.moved)) classes += " marked";
+    if (b.stays) classes += " stays";
     if (b.id === opts.chosen) classes += " chosen";
     if (opts.stones && opts.stones.has(b.id)) classes += " stone-spot";
     if (opts.seeThrough && opts.seeThrough.has(b.id)) classes += " see-through";
@@ -431,7 +433,10 @@
       const z = g.z + g.h;
       grow(frame, outline({x: g.x, y: g.y, z, w: g.w, d: g.d, h: 0}, cam));
     }
-    const over = [];
+    // The block that stays put this turn: its edges dashed over the tower, seen through
+    // whatever stands in front of it.
+    const over = blocks.filter((b) => b.stays).map((b) =>
+      `<path class="cl-stays" d="${faces(b, cam).map(([, c]) => `M${pts(cam, c)}Z`).join("")}"/>`);
     for (const sq of opts.reach || []) {
       const corners = [[sq.x + 0.1, sq.y + 0.1, sq.z], [sq.x + 0.9, sq.y + 0.1, sq.z], [sq.x + 0.9, sq.y + 0.9, sq.z], [sq.x + 0.1, sq.y + 0.9, sq.z]];
       const act = opts.reachPick ? ` tabindex="0" role="button" aria-label="${esc(sq.name || "")}"` : "";

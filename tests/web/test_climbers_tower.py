@@ -7,6 +7,7 @@ from companion.games.climbers import Climbers
 from companion.games.climbers.data import opposite
 from companion.live import Connection
 from companion.web.diff import catch_up
+from companion.web.games.climbers import ClimbersHelpers
 from companion.web.games.climbers_tower import (
     FACES,
     block_records,
@@ -55,6 +56,30 @@ def test_every_block_record_is_the_block_as_the_state_places_it():
         assert fields[15] == ("1" if block == state["moved"] else "0")
     # records come in a fixed order: a moved block never reorders the list
     assert list(records) == sorted(records)
+
+
+def test_the_block_moved_last_turn_is_marked_until_the_player_on_turn_moves_one():
+    """The block that stays put this turn (moved last turn) carries the mark "2" while the
+    player on turn has not moved a block; once they have, theirs carries "1" alone."""
+    state = G.setup(2, {}, 5)
+    state = G.apply(state, 0, {"type": "built"})
+    first = next(m for m in G.legal_moves(state, 0) if m["type"] == "block")
+    state = G.apply(state, 0, first)
+    state = G.apply(state, 0, next(m for m in G.legal_moves(state, 0) if m["type"] == "end"))
+    helpers = ClimbersHelpers()
+    view = G.view(state, None)
+    assert helpers.stays_put(view) == first["block"]
+    marks = {r["id"]: r["data"].split()[15]
+             for r in block_records(view, view["moved"], helpers.stays_put(view))}
+    assert {block: mark for block, mark in marks.items() if mark != "0"} == {
+        f"tb-{first['block']}": "2"}
+    second = next(m for m in G.legal_moves(state, 1) if m["type"] == "block")
+    view = G.view(G.apply(state, 1, second), None)
+    assert helpers.stays_put(view) is None
+    marks = {r["id"]: r["data"].split()[15]
+             for r in block_records(view, view["moved"], helpers.stays_put(view))}
+    assert {block: mark for block, mark in marks.items() if mark != "0"} == {
+        f"tb-{second['block']}": "1"}
 
 
 def test_the_faces_of_a_block_are_its_three_colour_pairs():

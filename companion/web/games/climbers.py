@@ -32,9 +32,17 @@ class ClimbersHelpers:
 
     def block_items(self, view: dict[str, Any], marked: str | None = None) -> Markup:
         """The tower's blocks as the browser draws them (``climbers_tower``), ``marked``
-        outlined: the list items of ``#cl-td`` (``tower_data.html``), each made once."""
-        return Markup("".join(_block_item(record["id"], record["data"])
-                              for record in climbers_tower.block_records(view, marked)))
+        outlined and the block that stays put this turn (``stays_put``) marked: the list
+        items of ``#cl-td`` (``tower_data.html``), each made once."""
+        records = climbers_tower.block_records(view, marked, self.stays_put(view))
+        return Markup("".join(_block_item(record["id"], record["data"]) for record in records))
+
+    def stays_put(self, view: dict[str, Any]) -> str | None:
+        """The block moved last turn, which the player on turn may not move: until they
+        have moved a block of their own (then only that one is marked)."""
+        if view.get("phase") != "play" or view.get("step") != "before":
+            return None
+        return view.get("last_moved")
 
     def block_records(self, view: dict[str, Any],
                       marked: str | None = None) -> list[dict[str, str]]:

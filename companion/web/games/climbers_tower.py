@@ -60,15 +60,18 @@ def figure_letters(seats: list[dict[str, Any]]) -> dict[int, str]:
             for seat, letter in initials.items()}
 
 
-def block_records(view: dict[str, Any], marked: str | None) -> list[dict[str, str]]:
+def block_records(view: dict[str, Any], marked: str | None,
+                  stays: str | None = None) -> list[dict[str, str]]:
     """Each block standing: its item id and its record, "ID kind x y z w d h" then its six
-    face colours (``FACES``), the colour of the stone lying on it ("-": none) and "1" for
-    the block ``marked`` (moved this turn, or entered last)."""
+    face colours (``FACES``), the colour of the stone lying on it ("-": none) and its mark:
+    "1" for the block ``marked`` (moved this turn, or entered last), "2" for the block that
+    ``stays`` put this turn (moved last turn), "0" for any other."""
     stones = {block: view["colours"][int(seat)]
               for seat, block in (view.get("blocked") or {}).items()}
+    marks = {marked: "1", stays: "2"}
     return [{"id": f"tb-{block['id']}",
              "data": _block_record(*_recorded(block), stones.get(block["id"], "-"),
-                                   block["id"] == marked)}
+                                   marks.get(block["id"], "0"))}
             for block in sorted(view.get("blocks") or [], key=lambda b: b["id"])]
 
 
@@ -78,11 +81,11 @@ _recorded = operator.itemgetter("id", "kind", "top", "x", "y", "z", "w", "d", "h
 
 @functools.lru_cache(maxsize=4096)
 def _block_record(block_id: str, kind: str, top: str, x: int, y: int, z: int, w: int, d: int,
-                  h: int, stone: str, marked: bool) -> str:
+                  h: int, stone: str, mark: str) -> str:
     """One block's record (``block_records``), worked out once: a move moves one block."""
     faces = face_colours({"id": block_id, "kind": kind, "top": top, "w": w, "d": d, "h": h})
     return " ".join([block_id, kind, *(str(value) for value in (x, y, z, w, d, h)),
-                     *(faces[face] for face in FACES), stone, "1" if marked else "0"])
+                     *(faces[face] for face in FACES), stone, mark])
 
 
 def figure_records(view: dict[str, Any], seats: list[dict[str, Any]]) -> list[dict[str, str]]:

@@ -175,3 +175,19 @@ def test_the_correction_page_holds_no_hand_and_no_secret_choice(app):
         hand = table.view(1)["view"]["hand"]
         assert not any(f'data-card="{card["id"]}"' in page for card in hand)
     assert pages[0] == pages[1]
+
+
+def test_the_correction_page_names_each_piece_by_its_chip_and_its_colour_in_french(client):
+    table = playing(client, "seventh-heaven")
+    page = host_page(client, table, "correct", lang="fr")
+    form = re.search(r'<form[^>]*data-correct-piece="red".*?</form>', page, re.S).group(0)
+    assert '<span class="pawn c-red"' in form and "rouge" in log_text(form)
+    assert "<li>" not in page  # no list bullets: one card a piece
+
+
+def test_the_correction_page_says_when_stacks_can_be_corrected_during_the_set_up(client):
+    table = playing(client, "heuchel-meuchel")
+    assert table.view()["view"]["phase"] == "setup"
+    for lang, words in (("en", "nothing can be corrected yet"),
+                        ("fr", "rien ne se corrige pour l’instant")):
+        assert words in log_text(host_page(client, table, "correct", lang=lang))

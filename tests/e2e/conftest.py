@@ -45,15 +45,30 @@ def close_contexts(request):
 
 @pytest.fixture
 def live_server(tmp_path):
+    """A server in a thread: ``app``, ``base``, and ``restart()``, which stops it and serves
+    a new app on the same database and port, as a laptop's companion started again (the
+    tables are read back from the database; the pages reload)."""
     holder: dict[str, object] = {}
     # The tests' own API calls set up and play tables faster than any player: the rate
     # limit has its own tests (tests/web/test_ratelimit.py).
-    app = make_app({"DATABASE": str(tmp_path / "e2e.sqlite"),
-                      "PUBLIC_HOST": "127.0.0.1", "RATE_BURST": 1e9})
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    app.config["PUBLIC_PORT"] = httpd.server_port
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    holder.update(app=app, base=f"http://127.0.0.1:{httpd.server_port}")
+    config = {"DATABASE": str(tmp_path / "e2e.sqlite"), "PUBLIC_HOST": "127.0.0.1",
+              "RATE_BURST": 1e9}
+    servers = []
+
+    def serve(port: int) -> None:
+        app = make_app(config)
+        httpd = make_server("127.0.0.1", port, app, threaded=True)
+        app.config["PUBLIC_PORT"] = httpd.server_port
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        servers.append(httpd)
+        holder.update(app=app, base=f"http://127.0.0.1:{httpd.server_port}")
+
+    def restart() -> None:
+        servers[-1].shutdown()
+        servers[-1].server_close()
+        serve(servers[-1].server_port)
+
+    serve(0)
+    holder["restart"] = restart
     yield holder
-    httpd.shutdown()
+    servers[-1].shutdown()

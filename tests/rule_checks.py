@@ -143,6 +143,18 @@ def refusal_clauses(game_id: str) -> set[str]:
     return {clause_id for clause_id, clause in clauses(game_id).items() if clause.get("refusal")}
 
 
+def correction_clauses(game_id: str) -> set[str]:
+    """The refusals of the host's corrections (``<game>.correct.*``): raised by the game's
+    ``correct``, not by a move, so their examples are corrections
+    (tests/games/test_<game>_corrections.py)."""
+    return {clause_id for clause_id in refusal_clauses(game_id) if ".correct." in clause_id}
+
+
+def move_refusal_clauses(game_id: str) -> set[str]:
+    """The refusals a move may meet: every refusal but the corrections'."""
+    return refusal_clauses(game_id) - correction_clauses(game_id)
+
+
 def engine_refusals(engine: Path) -> set[str]:
     """Every clause id the engine's source passes to ``IllegalMove(...)`` as a literal."""
     source = "".join(path.read_text() for path in engine.glob("*.py"))

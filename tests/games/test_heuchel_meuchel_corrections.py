@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import copy
 import random
+import re
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +15,7 @@ from companion.games.base import IllegalMove
 from companion.games.heuchel_meuchel import board
 from companion.games.heuchel_meuchel.data import goal_row, rank_of, start_row
 from companion.games.heuchel_meuchel.game import HeuchelMeuchel
+from tests.rule_checks import correction_clauses
 
 GAME = HeuchelMeuchel()
 
@@ -96,3 +99,8 @@ def test_with_the_die_a_roll_made_is_kept_and_judged_again():
     after = GAME.correct(state, {"type": "stack", "column": column, "row": row, "to": to})
     assert after["roll"] == state["roll"]
     assert after["phase"] == ("move" if board.unit_moves(after, after["turn"]) else "lose")
+
+
+def test_every_refusal_of_a_correction_is_shown_here():
+    named = set(re.findall(r"\"([a-z0-9]+\.correct\.[a-z\-]+)\"", Path(__file__).read_text()))
+    assert correction_clauses("heuchel-meuchel") <= named

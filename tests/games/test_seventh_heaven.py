@@ -19,7 +19,7 @@ from companion.games.seventh_heaven.data import CARDS, COLOURS
 from tests.rule_checks import (
     TABLE_PARAMS,
     RuleChecks,
-    refusal_clauses,
+    move_refusal_clauses,
 )
 
 G = SeventhHeaven()
@@ -1025,7 +1025,7 @@ def test_each_refusal_clause_is_the_one_named(rule):
 
 
 def test_every_refusal_clause_has_its_example():
-    assert set(REFUSALS) == refusal_clauses(G.id)
+    assert set(REFUSALS) == move_refusal_clauses(G.id)
 
 
 def test_where_two_rules_collide_the_first_in_the_order_is_named():
@@ -1106,7 +1106,7 @@ def test_a_card_tapped_out_of_turn_or_during_a_decision_names_what_comes_first()
 @given(seed=st.integers(0, 10_000), players=st.integers(2, 6), steps=st.integers(0, 60))
 def test_every_card_no_legal_move_uses_has_a_rule_level_reason(seed, players, steps):
     state = G.setup(players, {}, seed)
-    flagged = refusal_clauses(G.id) - {"7h.move.malformed"}
+    flagged = move_refusal_clauses(G.id) - {"7h.move.malformed"}
     for _ in range(steps):
         if state["phase"] == "over":
             break

@@ -4,11 +4,14 @@ table; a position that cannot be is refused by its rule, the state unchanged."""
 from __future__ import annotations
 
 import copy
+import re
+from pathlib import Path
 
 import pytest
 
 from companion.games.base import IllegalMove
 from companion.games.seventh_heaven.game import SeventhHeaven
+from tests.rule_checks import correction_clauses
 
 GAME = SeventhHeaven()
 
@@ -57,3 +60,8 @@ def test_impossible_corrections_are_refused_with_their_rule():
             "7h.correct.decision-first")
     over = dict(copy.deepcopy(state), phase="over")
     refused(over, {"type": "piece", "piece": "red", "space": 3}, "7h.game.over")
+
+
+def test_every_refusal_of_a_correction_is_shown_here():
+    named = set(re.findall(r"\"([a-z0-9]+\.correct\.[a-z\-]+)\"", Path(__file__).read_text()))
+    assert correction_clauses("seventh-heaven") <= named

@@ -30,7 +30,7 @@ from support.json_walk import keys_in, objects_in
 from tests.rule_checks import (
     TABLE_PARAMS,
     RuleChecks,
-    refusal_clauses,
+    move_refusal_clauses,
     snapshot,
 )
 
@@ -1771,7 +1771,7 @@ def test_each_refusal_clause_is_the_one_named(rule):
 
 
 def test_every_refusal_clause_has_its_example():
-    assert set(REFUSALS) == refusal_clauses(GAME)
+    assert set(REFUSALS) == move_refusal_clauses(GAME)
 
 
 def test_a_card_tapped_while_a_decision_waits_names_that_decision():

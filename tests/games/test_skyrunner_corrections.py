@@ -5,12 +5,15 @@ card (a secret choice before its reveal above all) is refused."""
 from __future__ import annotations
 
 import copy
+import re
+from pathlib import Path
 
 import pytest
 
 from companion.games.base import IllegalMove
 from companion.games.skyrunner import building
 from companion.games.skyrunner.game import SkyRunner
+from tests.rule_checks import correction_clauses
 
 GAME = SkyRunner()
 
@@ -58,3 +61,8 @@ def test_impossible_corrections_are_refused_with_their_rule():
     refused(acting, {**climber, "level": 2, "lane": 1}, "sr.correct.round-acting")
     over = dict(copy.deepcopy(state), phase="over")
     refused(over, {**climber, "level": 2, "lane": 1}, "sr.game.over")
+
+
+def test_every_refusal_of_a_correction_is_shown_here():
+    named = set(re.findall(r"\"([a-z0-9]+\.correct\.[a-z\-]+)\"", Path(__file__).read_text()))
+    assert correction_clauses("skyrunner") <= named

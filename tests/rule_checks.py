@@ -4,6 +4,7 @@ rules its engine names."""
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Iterable
@@ -148,6 +149,18 @@ def correction_clauses(game_id: str) -> set[str]:
     ``correct``, not by a move, so their examples are corrections
     (tests/games/test_<game>_corrections.py)."""
     return {clause_id for clause_id in refusal_clauses(game_id) if ".correct." in clause_id}
+
+
+def refused_correction(game: Any, state: Any, correction: dict[str, Any],
+                       rule: str) -> IllegalMove:
+    """The refusal ``game`` gives ``correction``, checked to name ``rule`` and to leave
+    ``state`` as it was."""
+    before = copy.deepcopy(state)
+    with pytest.raises(IllegalMove) as err:
+        game.correct(state, correction)
+    assert err.value.rule == rule
+    assert state == before
+    return err.value
 
 
 def move_refusal_clauses(game_id: str) -> set[str]:

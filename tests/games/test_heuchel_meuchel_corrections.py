@@ -7,15 +7,13 @@ from __future__ import annotations
 import copy
 import random
 import re
+from functools import partial
 from pathlib import Path
 
-import pytest
-
-from companion.games.base import IllegalMove
 from companion.games.heuchel_meuchel import board
 from companion.games.heuchel_meuchel.data import goal_row, rank_of, start_row
 from companion.games.heuchel_meuchel.game import HeuchelMeuchel
-from tests.rule_checks import correction_clauses
+from tests.rule_checks import correction_clauses, refused_correction
 
 GAME = HeuchelMeuchel()
 
@@ -44,13 +42,7 @@ def a_stack(state):
     raise AssertionError("no stack to correct")
 
 
-def refused(state, correction, rule: str) -> IllegalMove:
-    before = copy.deepcopy(state)
-    with pytest.raises(IllegalMove) as err:
-        GAME.correct(state, correction)
-    assert err.value.rule == rule
-    assert state == before
-    return err.value
+refused = partial(refused_correction, GAME)
 
 
 def test_a_stack_is_set_on_its_row_whole_and_the_moves_follow_from_there():

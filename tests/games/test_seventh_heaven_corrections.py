@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import copy
 import re
+from functools import partial
 from pathlib import Path
 
-import pytest
-
-from companion.games.base import IllegalMove
 from companion.games.seventh_heaven.game import SeventhHeaven
-from tests.rule_checks import correction_clauses
+from tests.rule_checks import correction_clauses, refused_correction
 
 GAME = SeventhHeaven()
 
@@ -20,13 +18,7 @@ def started(players: int = 3):
     return GAME.setup(players, {"first_seat": 0}, 7)
 
 
-def refused(state, correction, rule: str) -> IllegalMove:
-    before = copy.deepcopy(state)
-    with pytest.raises(IllegalMove) as err:
-        GAME.correct(state, correction)
-    assert err.value.rule == rule
-    assert state == before
-    return err.value
+refused = partial(refused_correction, GAME)
 
 
 def test_a_piece_is_set_on_its_space_and_the_moves_follow_from_there():

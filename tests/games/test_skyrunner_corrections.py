@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import copy
 import re
+from functools import partial
 from pathlib import Path
 
-import pytest
-
-from companion.games.base import IllegalMove
 from companion.games.skyrunner import building
 from companion.games.skyrunner.game import SkyRunner
-from tests.rule_checks import correction_clauses
+from tests.rule_checks import correction_clauses, refused_correction
 
 GAME = SkyRunner()
 
@@ -22,13 +20,7 @@ def started(players: int = 3):
     return GAME.setup(players, {"first_seat": 0}, 5)
 
 
-def refused(state, correction, rule: str) -> IllegalMove:
-    before = copy.deepcopy(state)
-    with pytest.raises(IllegalMove) as err:
-        GAME.correct(state, correction)
-    assert err.value.rule == rule
-    assert state == before
-    return err.value
+refused = partial(refused_correction, GAME)
 
 
 def test_a_climber_is_set_on_its_place_and_the_choices_follow_from_there():

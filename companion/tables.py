@@ -921,14 +921,8 @@ class Tables:
                 after = table.game.apply(state, seat, copy.deepcopy(move))
             except IllegalMove as refusal:
                 raise TableError(refusal.rule, **refusal.params) from None
-            entry = LogRow(table.seq + 1, seat, "move", move, client_move_id, now())
-            outcome = table.game.outcome(after)
-            outcome_json = self._outcome_json(table, outcome) if outcome else None
-            self.store.append(table.code, match.no, entry, outcome=outcome_json)
-            table.logged(entry, state, after)
-            if outcome_json:
-                match.outcome = outcome_json
-                match.ended_at = entry.at
+            self._log(table, LogRow(table.seq + 1, seat, "move", move, client_move_id, now()),
+                      state, after)
             seq = table.seq_for(seat)
         self._changed(table)
         return seq, False
@@ -1019,17 +1013,25 @@ class Tables:
             state = table.state
             assert state is not None
             after = corrected(table.game, state, copy.deepcopy(correction))
-            entry = LogRow(table.seq + 1, None, "correction", correction, None, now())
-            outcome = table.game.outcome(after)
-            outcome_json = self._outcome_json(table, outcome) if outcome else None
-            self.store.append(table.code, match.no, entry, outcome=outcome_json)
-            table.logged(entry, state, after)
-            if outcome_json:
-                match.outcome = outcome_json
-                match.ended_at = entry.at
+            self._log(table, LogRow(table.seq + 1, None, "correction", correction, None, now()),
+                      state, after)
             seq = table.seq_for(None)
         self._changed(table)
         return seq
+
+    def _log(self, table: Table, entry: LogRow, state: State, after: State) -> None:
+        """Store ``entry`` (a move or a correction that turned ``state`` into ``after``) with
+        the outcome it reaches, in one transaction, then keep it in the table; an outcome
+        ends the match. Call under the table's lock, with a match."""
+        match = table.match
+        assert match is not None
+        outcome = table.game.outcome(after)
+        outcome_json = self._outcome_json(table, outcome) if outcome else None
+        self.store.append(table.code, match.no, entry, outcome=outcome_json)
+        table.logged(entry, state, after)
+        if outcome_json:
+            match.outcome = outcome_json
+            match.ended_at = entry.at
 
     def _take_back(self, table: Table, first: int, seat: int | None) -> None:
         """Take back ``table.steps[first:]``, newest first, as one undo entry each (by

@@ -82,15 +82,31 @@ def choose(state: dict[str, Any], seat: int, seen: set[str]) -> dict[str, Any]:
     return {"type": "end"}
 
 
-#: The blocks lit on the phone's tower that show from where it is turned now.
-SEEN_LIT = """() => [...document.querySelectorAll("#cl-v-me g.cl-b.lit")].filter((g) => {
-  const r = g.getBoundingClientRect();
-  for (let i = 1; i < 16; i++) for (let j = 1; j < 16; j++) {
-    const el = document.elementFromPoint(r.left + r.width * i / 16, r.top + r.height * j / 16);
-    if (el && g.contains(el)) return true;
+#: The blocks lit on the phone's tower that show from where it is turned now, as a player
+#: sees them with the tower scrolled into sight, read once it is drawn and has stayed the
+#: same for a frame (it is drawn a frame or two after the push that brought it).
+SEEN_LIT = """async () => {
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  const seen = () => [...document.querySelectorAll("#cl-v-me g.cl-b.lit")].filter((g) => {
+    const r = g.getBoundingClientRect();
+    for (let i = 1; i < 16; i++) for (let j = 1; j < 16; j++) {
+      const el = document.elementFromPoint(r.left + r.width * i / 16, r.top + r.height * j / 16);
+      if (el && g.contains(el)) return true;
+    }
+    return false;
+  }).map((g) => g.dataset.block);
+  let last = null;
+  for (let k = 0; k < 60; k++) {
+    await frame();
+    const tower = document.querySelector("#cl-v-me");
+    if (!tower || !tower.querySelector("g.cl-b")) continue;
+    tower.scrollIntoView({block: "nearest"});
+    const now = [tower.innerHTML.length, scrollY, ...seen()].join();
+    if (now === last) break;
+    last = now;
   }
-  return false;
-}).map((g) => g.dataset.block)"""
+  return seen();
+}"""
 
 
 def tower_target(move: dict[str, Any], key: str) -> str | None:

@@ -125,6 +125,18 @@ def _phrases() -> dict[str, tuple[str, ...]]:
     return {lang: tuple(sorted(found)) for lang, found in phrases.items()}
 
 
+#: The words that name a reader's own thing ("your partners"): meaningless on a screen
+#: the whole table reads, which speaks of each player by name.
+_YOURS = {"en": re.compile(r"(?<!\w)yours?(?!\w)", re.I),
+          "fr": re.compile(r"(?<![\w’'])(?:votre|vos|vôtres?|ton|ta|tes)(?!\w)", re.I)}
+
+
+def addressed(text: str, lang: str) -> list[str]:
+    """Each word of ``text`` (the visible text of a screen the whole table reads, in
+    ``lang``) that speaks to its reader of their own ("your", "vos")."""
+    return [match.group(0) for match in _YOURS[lang].finditer(text)]
+
+
 #: The placeholders of the interface's words that a player's name fills.
 _NAME_PLACEHOLDERS = frozenset({"name", "names", "was", "first", "last", "target"})
 #: A blank's neighbours are told apart from a name's from this many characters on.

@@ -6,7 +6,8 @@ scores are at least 28 px at 1080 px high (scaled with the height below it); Heu
 Meuchel's cards and SkyRunner's climbers are large; no name is cut and no word is broken
 across lines; the game-over headline and ranking are in the first screen; each phone says
 its place; no developer's word or other language in the visible text of what this page
-shows. Screenshots go to ``$ROOM_SHOTS`` when it is set."""
+shows, and the table screen speaks of nobody's "your". Screenshots go to ``$ROOM_SHOTS``
+when it is set."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from support.reading import unreadable
+from support.reading import addressed, unreadable
 from tests.conftest import ApiTable
 from tests.e2e.phones import no_horizontal_scroll, seated_page
 from tests.e2e.playing import play
@@ -228,11 +229,13 @@ def test_a_whole_game_on_the_rooms_screen_and_the_phones(browser: Browser, live_
             place += len(group)
         check_words(page, "#outcome, #seats, #host")
         readable(page, "en")
+        assert not addressed(text_of(page, "body"), "en")
         page.context.close()
     # The same screen and a phone in French: no English left, no developer's word.
     page = screen(browser, base, table, SIZES[0], lang="fr")
     expect(page.locator("#screen-head")).to_have_attribute("data-status", "over")
     readable(page, "fr")
+    assert not addressed(text_of(page, "body"), "fr")
     page.context.close()
     phone = seated_page(browser, base, table, 0, lang="fr")
     readable(phone, "fr")

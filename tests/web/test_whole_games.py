@@ -3,8 +3,10 @@ and largest player count, played to its end with random legal moves as the phone
 offer them. After every move every viewer's page (each phone, the host's table screen) and
 every push is drawn, in English and French by turns; nothing may answer 5xx, fail to draw
 (a part that cannot be drawn is logged, and the log fails the test) or show what a player
-must never read (``support/reading.py``: a developer's word, the other language). A
-new game in the registry is covered without a line here.
+must never read (``support/reading.py``: a developer's word, the other language). What the
+whole table reads (the table screen, the host's, the screen's record of the game) names
+players, never a reader's own ("your partners"). A new game in the registry is covered
+without a line here.
 
 On the way the table does what a games night does (``EVENTS``): the host frees the seat
 whose turn it is and lets a newcomer into it, a move is taken back, the host rewinds three
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -33,10 +36,11 @@ from companion.live import Connection
 from companion.tables import Table
 from companion.web.games.spec import GameSpec
 from companion.web.picker import narrow
+from companion.web.record import LOG_PAGE
 from companion.web.regions import log_lines, push_context, render_for
 from companion.web.render import screen_context, viewer_context
 from companion.web.services import services
-from support.reading import blank_names, shown_text, unreadable
+from support.reading import addressed, blank_names, shown_text, unreadable
 from tests.conftest import GAMES_UNDER_TEST, ApiTable, bearer, make_app
 from tests.web.test_log_history import lines_of
 
@@ -57,6 +61,9 @@ MOVES_AT_MOST = 1500
 EVENTS = {2: "free", 4: "take back", 7: "rewind", 9: "restart"}
 #: The phases of a game's set-up.
 SETTING_UP = ("setup", "build")
+#: A move's page quotes the rules it was held to as the rulebook words them, to any reader
+#: ("you move only your own cards"): the rest of the page speaks of the players.
+_RULES_QUOTED = re.compile(r'<section class="rules checked".*?</section>', re.S)
 
 
 def picked(rng: random.Random, moves: list[Move], keys: tuple[str, ...],
@@ -119,7 +126,6 @@ class WholeGame:
                    if quick and option.kind == "int"}
         self.table = ApiTable(app.test_client(), game=spec.id, players=players,
                               seed=seed, options=options).join_all()
-        self.table.start(first_seat=seed % players)
         self.live: Table = services(app).tables.get(self.table.code)
         code = self.table.code
         self.phones: dict[int, FlaskClient] = {}
@@ -130,7 +136,7 @@ class WholeGame:
         self.screen.set_cookie(f"host_{code}", self.table.host)
         self.stranger = app.test_client()
         self.seen: set[str] = set()
-        self.checked: set[tuple[str, str]] = set()
+        self.checked: set[tuple[str, str, bool]] = set()
         self.last_moved: dict[int, int] = {}
         self.answered: dict[int, set[str]] = {}
         self.moves = 0
@@ -141,31 +147,41 @@ class WholeGame:
         #: The moves made when the game's set-up was over, and the events done since.
         self.set_up: int | None = None
         self.done: list[str] = []
+        for lang in LANGS:  # the screen that invites the table, before the game
+            self.get(self.stranger, f"/t/{code}/screen", "the lobby's screen", shared=True,
+                     lang=lang)
+        self.table.start(first_seat=seed % players)
 
     def lang(self) -> str:
         return LANGS[self.moves % 2]
 
-    def check(self, what: str, html: str, status: int = 200) -> None:
+    def check(self, what: str, html: str, status: int = 200, shared: bool = False,
+              lang: str | None = None) -> None:
+        """``shared``: a page or part the whole table reads."""
         assert status < 500, f"{what} answered {status} after {self.moves} moves"
-        found = unreadable(shown_text(html), self.lang())
-        assert not found, f"{what} shows {found} after {self.moves} moves ({self.lang()})"
+        lang = lang or self.lang()
+        found = unreadable(shown_text(html), lang)
+        if shared:
+            found += addressed(shown_text(_RULES_QUOTED.sub(" ", html)), lang)
+        assert not found, f"{what} shows {found} after {self.moves} moves ({lang})"
         if len(self.live.seats) < self.players:
-            blank = blank_names(html, self.lang())
+            blank = blank_names(html, lang)
             assert not blank, f"{what} names a player by a blank while a seat is free: {blank}"
 
-    def get(self, client: FlaskClient, path: str, what: str, **params: Any) -> None:
-        response = client.get(path, query_string=params,
-                              headers={"Accept-Language": self.lang()})
-        self.check(what, response.get_data(as_text=True), response.status_code)
+    def get(self, client: FlaskClient, path: str, what: str, shared: bool = False,
+            lang: str | None = None, **params: Any) -> None:
+        lang = lang or self.lang()
+        response = client.get(path, query_string=params, headers={"Accept-Language": lang})
+        self.check(what, response.get_data(as_text=True), response.status_code, shared, lang)
         assert response.status_code == 200, f"{what}: {response.status_code}"
 
     def draw_everything(self) -> None:
         """Every viewer's page and push, in this move's language."""
         code, lang = self.table.code, self.lang()
-        self.get(self.screen, f"/t/{code}/screen", "the host's screen")
+        self.get(self.screen, f"/t/{code}/screen", "the host's screen", shared=True)
         seated = [seat for seat in range(self.players) if seat in self.live.seats]
         if len(seated) < self.players:  # every page, while a seat is free
-            self.get(self.stranger, f"/t/{code}/screen", "the table screen")
+            self.get(self.stranger, f"/t/{code}/screen", "the table screen", shared=True)
         for seat in seated:
             self.get(self.phones[seat], f"/t/{code}/play", f"seat {seat}'s page")
         viewers = [Connection(None, code, seat, lang) for seat in seated]
@@ -174,10 +190,11 @@ class WholeGame:
         for conn in viewers:
             with self.app.app_context():
                 parts = render_for(self.live, conn)
+            shared = conn.seat is None
             for part in parts:  # a part shared by viewers or kept from before, once
-                if (part.digest, lang) not in self.checked:
-                    self.checked.add((part.digest, lang))
-                    self.check(f"the push of #{part.id} to {conn.seat}", part.html)
+                if (part.digest, lang, shared) not in self.checked:
+                    self.checked.add((part.digest, lang, shared))
+                    self.check(f"the push of #{part.id} to {conn.seat}", part.html, shared=shared)
                 if part.id == "log":
                     for line_id, text in lines_of(part.html).items():
                         self.lines.setdefault((viewer_name(conn), lang, line_id), text)
@@ -268,6 +285,20 @@ class WholeGame:
         assert view["status"] == "over"
         assert self.done == list(EVENTS.values())
         self.check_the_record()
+        self.read_the_screens_record()
+
+    def read_the_screens_record(self) -> None:
+        """The table screen's record of the game, as anyone at the table may open it: every
+        page of its whole log in each language, and each move on its own in one."""
+        code = self.table.code
+        pages = -(-len(self.live.log_for(None)) // LOG_PAGE)
+        for lang in LANGS:
+            for page in range(1, pages + 1):
+                self.get(self.stranger, f"/t/{code}/log", f"the screen's log, page {page}",
+                         shared=True, lang=lang, page=page)
+        for number in self.shown_moves():
+            self.get(self.stranger, f"/t/{code}/moves/{number}", f"the screen's move {number}",
+                     shared=True, lang=LANGS[number % 2])
 
     def event(self) -> str | None:
         """What the table does now, if anything (``EVENTS``)."""

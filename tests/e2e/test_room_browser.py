@@ -4,8 +4,9 @@ the screen at 1920 × 1080 (a TV) and 1280 × 800 (a laptop), phones at 360 × 7
 Measured in the browser, not by eye: the board fills the space left to it; names and
 scores are at least 28 px at 1080 px high (scaled with the height below it); Heuchel &
 Meuchel's cards and SkyRunner's climbers are large; no name is cut and no word is broken
-across lines; the game-over headline and ranking are in the first screen; each phone says
-its place; no developer's word or other language in the visible text of what this page
+across lines; the game-over headline, ranking and the night's scoreboard are in the first
+screen, each place's score on its row beside a name as long as a name may be; each phone
+says its place; no developer's word or other language in the visible text of what this page
 shows, and the table screen speaks of nobody's "your". Screenshots go to ``$ROOM_SHOTS``
 when it is set."""
 
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from companion.tables import NAME_MAX
 from support.reading import addressed, unreadable
 from tests.conftest import ApiTable
 from tests.e2e.phones import no_horizontal_scroll, seated_page
@@ -33,8 +35,8 @@ TABLES: dict[str, tuple[int, dict[str, Any], int]] = {
 }
 #: Moves played before the screen is measured mid-game.
 MID_GAME = {"seventh-heaven": 10, "heuchel-meuchel": 40, "skyrunner": 12, "climbers": 3}
-#: A long name, a hyphenated one: the screen shows them whole.
-NAMES = ("Bartholomäus-Maximilian", "Chloé", "Anne-Sophie")
+#: A name as long as a name may be, a hyphenated one: the screen shows them whole.
+NAMES = ("Jean-Bartholomäus Maxime", "Chloé", "Anne-Sophie")
 #: The board's main picture in each game, and what must be told apart from three metres.
 PICTURE = {"seventh-heaven": "svg.track", "heuchel-meuchel": "svg.hm-board",
            "skyrunner": "svg.sr-wall", "climbers": "svg.cl-3d.cl-big"}
@@ -101,6 +103,12 @@ OUTCOME = """() => {
   return {
     scrollY: scrollY, height: innerHeight,
     headline: box('#outcome .winner-line').bottom, ranking: box('#outcome .ranking').bottom,
+    night: document.querySelector('#night')?.getBoundingClientRect().bottom,  // screen only
+    // Where each row's score starts, against its last name: the same line, or below it.
+    scoreLines: lines.map(li => {
+      const names = li.querySelectorAll('.name'), score = li.querySelector('.score');
+      return score.getClientRects()[0].top - names[names.length - 1].getClientRects()[0].top;
+    }),
     headlineFont: font(document.querySelector('#outcome .winner-line')),
     fonts: lines.flatMap(li => [...li.querySelectorAll('.name, .score')].map(font)),
     lines: lines.map(li => li.innerText.replace(/\\s+/g, ' ').trim()),
@@ -154,6 +162,7 @@ def check_words(page: Page, selectors: str) -> None:
 @pytest.mark.parametrize("game", list(TABLES))
 def test_a_whole_game_on_the_rooms_screen_and_the_phones(browser: Browser, live_server,
                                                         game: str):
+    assert max(map(len, NAMES)) == NAME_MAX
     base = live_server["base"]
     players, options, seed = TABLES[game]
     table = ApiTable(live_server["app"].test_client(), game, players, seed=seed,
@@ -215,8 +224,11 @@ def test_a_whole_game_on_the_rooms_screen_and_the_phones(browser: Browser, live_
         page.evaluate(SETTLED)
         seen = page.evaluate(OUTCOME)
         shoot(page, f"{game}-{size[0]}-over")
-        # The headline and the whole ranking in the first screen, nothing scrolled.
+        # The headline, the whole ranking and the night's scoreboard in the first screen,
+        # nothing scrolled; each score on its row.
         assert seen["scrollY"] == 0 and seen["ranking"] <= seen["height"], seen
+        assert seen["night"] <= seen["height"], seen
+        assert all(abs(gap) < 4 for gap in seen["scoreLines"]), seen
         assert seen["headlineFont"] >= least(size[1], 56), seen
         assert min(seen["fonts"]) >= least(size[1], 28), seen
         place = 1
@@ -227,7 +239,7 @@ def test_a_whole_game_on_the_rooms_screen_and_the_phones(browser: Browser, live_
                 score = str(outcome["scores"][str(seat)])
                 assert score in line and len(line) > len(score) + len(NAMES[seat]) + 4, line
             place += len(group)
-        check_words(page, "#outcome, #seats, #host")
+        check_words(page, "#outcome, #seats, #host, #night")
         readable(page, "en")
         assert not addressed(text_of(page, "body"), "en")
         page.context.close()
@@ -255,6 +267,8 @@ def test_a_whole_game_on_the_rooms_screen_and_the_phones(browser: Browser, live_
             expect(phone.locator("#outcome .winner-line")).to_contain_text(winners[0])
             assert no_horizontal_scroll(phone)
             check_words(phone, "#status, #outcome")
+            scores = phone.evaluate(OUTCOME)["scoreLines"]
+            assert all(abs(gap) < 4 for gap in scores), scores
             readable(phone, "en")
             if seat == 0:
                 shoot(phone, f"{game}-phone-over")

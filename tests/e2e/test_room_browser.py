@@ -7,8 +7,8 @@ Meuchel's cards and SkyRunner's climbers are large; no name is cut and no word i
 across lines; the game-over headline, ranking and the night's scoreboard are in the first
 screen, each place's score on its row beside a name as long as a name may be; each phone
 says its place; no developer's word or other language in the visible text of what this page
-shows, and the table screen speaks of nobody's "your". Screenshots go to ``$ROOM_SHOTS``
-when it is set."""
+shows, and the table screen speaks of nobody's "your". Each seat wears its piece's colour.
+Screenshots go to ``$ROOM_SHOTS`` when it is set."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from companion.games.registry import BY_ID as ENGINES
 from companion.tables import NAME_MAX
 from support.reading import addressed, unreadable
 from tests.conftest import ApiTable
@@ -274,6 +275,55 @@ def test_a_whole_game_on_the_rooms_screen_and_the_phones(browser: Browser, live_
                 shoot(phone, f"{game}-phone-over")
             phone.context.close()
         place += len(group)
+
+
+#: A seat's piece, drawn: SkyRunner's climber on the wall, The Climbers' figure (drawn by
+#: static/js/tower.js).
+PIECE_OF_SEAT = {"skyrunner": "#climber-{seat} rect.climber",
+                 "climbers": "g.cl-pawn[data-seat='{seat}'] path"}
+#: Each seat's piece colour and the colours of the dots it is shown by (its line in the
+#: seats, a phone's own dot beside its name).
+SEAT_COLOURS = """([pieceOf, seats]) => seats.map(seat => {
+  const piece = document.querySelector(pieceOf.replace('{seat}', seat));
+  const dots = [...document.querySelectorAll(
+    `#seat-${seat} .swatch, .whoami .swatch[data-colour="${seat}"]`)];
+  return {seat, piece: piece && getComputedStyle(piece).fill,
+          dots: dots.map(dot => getComputedStyle(dot).backgroundColor)};
+})"""
+
+
+@pytest.mark.parametrize("game", list(PIECE_OF_SEAT))
+def test_each_seat_wears_its_pieces_colour(browser: Browser, live_server, game: str):
+    """At the largest table, on the table screen and on the first and last seats' phones,
+    every seat's dot is the colour its piece is drawn in."""
+    base = live_server["base"]
+    players = ENGINES[game].max_players
+    table = ApiTable(live_server["app"].test_client(), game, players, seed=5).join_all()
+    table.start()
+    table.finish_building()
+    pieces = PIECE_OF_SEAT[game]
+    for page in (screen(browser, base, table, SIZES[0]),
+                 seated_page(browser, base, table, 0),
+                 seated_page(browser, base, table, players - 1)):
+        page.wait_for_selector(pieces.format(seat=players - 1), state="attached")
+        seen = page.evaluate(SEAT_COLOURS, [pieces, list(range(players))])
+        for seat in seen:
+            assert seat["piece"] and seat["dots"], seen
+            assert set(seat["dots"]) == {seat["piece"]}, (page.url, seat)
+        page.context.close()
+
+
+def test_heuchel_meuchels_seats_wear_no_colour(browser: Browser, live_server):
+    """A seat owns no colour in Heuchel & Meuchel (its cards wear their ranks'): no dot of
+    a colour beside a name, on the screen or a phone."""
+    base = live_server["base"]
+    table = ApiTable(live_server["app"].test_client(), "heuchel-meuchel", 3, seed=5).join_all()
+    table.start()
+    for page in (screen(browser, base, table, SIZES[0]), seated_page(browser, base, table, 0)):
+        expect(page.locator("#seats .seat")).to_have_count(3)
+        assert page.locator(".swatch[data-colour]").evaluate_all(
+            "els => els.filter(e => e.getClientRects().length).length") == 0
+        page.context.close()
 
 
 def test_the_host_on_a_second_device_and_a_guest_who_cannot(browser: Browser, live_server):

@@ -8,7 +8,7 @@ import os
 import sys
 from importlib.metadata import PackageNotFoundError, version
 
-from companion.config import listen_address, public_port
+from companion.config import listen_address, public_port, worker_count
 from companion.network import join_host, qr_text
 
 #: What the terminal says when phones cannot reach the printed address (the table screen
@@ -49,7 +49,21 @@ def main(argv: list[str] | None = None) -> None:
     serve.add_argument("--bind", help="address[:port] to listen on "
                        "(default: $COMPANION_BIND, else 0.0.0.0:$PORT, else 0.0.0.0:5000)")
     serve.add_argument("--port", type=int, help="port to listen on (replaces --bind's)")
+    serve.add_argument("--redis", metavar="URL",
+                       help="Redis (redis://host:port) through which several processes "
+                       "serve the same tables (default: $COMPANION_REDIS, else none)")
+    serve.add_argument("--workers", type=int, metavar="N",
+                       help="server processes (default: $COMPANION_WORKERS, else one per "
+                       "core with --redis, else one)")
     args = parser.parse_args(argv)
+    if args.redis:
+        os.environ["COMPANION_REDIS"] = args.redis
+    if args.workers is not None:
+        os.environ["COMPANION_WORKERS"] = str(args.workers)
+    try:
+        workers = worker_count()
+    except ValueError as refusal:
+        parser.error(str(refusal))
 
     address = serve_address(args.bind, args.port)
     os.environ["COMPANION_BIND"] = address
@@ -63,6 +77,8 @@ def main(argv: list[str] | None = None) -> None:
     if joined.unreachable:
         print(UNREACHABLE[joined.unreachable])
     print(qr_text(url))
+    if workers > 1:
+        print(f"{workers} processes, telling each other of every move through Redis.")
     print(url, flush=True)
     os.execvp(sys.executable, [sys.executable, "-m", "gunicorn", "-c",
                                "python:companion.gunicorn_config", "companion:create_app()"])

@@ -48,6 +48,11 @@ def create_app(overrides: dict[str, Any] | None = None,
         {game_id: spec.engine for game_id, spec in registry.items()}, listener=hub,
         alphabet=app.config["CODE_ALPHABET"], length=app.config["CODE_LENGTH"],
         retirement=Retirement(**app.config["RETIRE_SECONDS"]))
+    if app.config["REDIS"]:  # several processes serve these tables
+        from companion.peers import RedisPeers
+
+        tables.peers = RedisPeers(app.config["REDIS"], heard=tables.heard,
+                                  lost=tables.catch_up_all).start()
     app.extensions[KEY] = Services(
         tables=tables, hub=hub, games=registry, limits=Limits.from_config(app.config),
         caches=regions.PushCaches(), pieces=Pieces(app.jinja_env))

@@ -40,9 +40,24 @@ def connections_per_address(environ: Mapping[str, str] = os.environ) -> int:
     return int(environ.get("COMPANION_CONNECTIONS_PER_ADDRESS") or CONNECTIONS_PER_ADDRESS)
 
 
+def worker_count(environ: Mapping[str, str] = os.environ) -> int:
+    """How many server processes serve the tables: ``COMPANION_WORKERS``, else one per core
+    when Redis tells them of each other's changes (``COMPANION_REDIS``), else one. Several
+    without Redis are refused: a move made in one would reach no socket of another."""
+    redis = environ.get("COMPANION_REDIS")
+    count = int(environ.get("COMPANION_WORKERS") or ((os.cpu_count() or 1) if redis else 1))
+    if count > 1 and not redis:
+        raise ValueError(f"{count} workers need Redis (--redis redis://host:port or "
+                         "COMPANION_REDIS) to tell each other of every move")
+    return count
+
+
 class Config:
     #: Where the SQLite database lives; the app factory puts it in the instance folder.
     DATABASE: str | None = os.environ.get("COMPANION_DATABASE")
+    #: Redis, through which several server processes tell each other of each change
+    #: (``companion.peers``); None: one process, and nothing imports Redis.
+    REDIS: str | None = os.environ.get("COMPANION_REDIS") or None
     #: The port phones reach the companion on (used in the join URL and QR code).
     PUBLIC_PORT: int = public_port()
     #: Where the server listens (host:port): a server on loopback cannot be joined.

@@ -1,9 +1,11 @@
 """gunicorn settings, shared by the Procfile and `companion serve`
 (``gunicorn -c python:companion.gunicorn_config``).
 
-One process (tables live in its memory); a gevent worker, where each websocket and each
-push sender is a greenlet: docs/performance.md compares it with gthread and tells how many
-phones it serves.
+One process by default (tables live in its memory); with Redis, one per core or
+``COMPANION_WORKERS`` (``companion.config.worker_count``), which tell each other of every
+change through it (``companion/peers.py``, docs/scaling.md). Each is a gevent worker, where
+each websocket and each push sender is a greenlet: docs/performance.md compares it with
+gthread and tells how many phones it serves.
 """
 
 import gc
@@ -11,10 +13,10 @@ import os
 import sys
 
 from companion.collector import collect_when_idle
-from companion.config import listen_address
+from companion.config import listen_address, worker_count
 
 bind = listen_address()
-workers = 1
+workers = worker_count()
 # gunicorn's gevent worker, with the limits a guest on the wifi meets (companion/worker.py).
 worker_class = "companion.worker.CompanionWorker"
 # Open connections at most (each phone and table screen holds one websocket).

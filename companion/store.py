@@ -75,6 +75,14 @@ CREATE TABLE IF NOT EXISTS log (
     PRIMARY KEY (code, no, seq),
     UNIQUE (code, no, seat, client_move_id)
 );
+-- How many changes each table has had. A change is stored only while its table's count is
+-- the one its server process last read: the arbiter between several processes serving one
+-- database (companion serve --workers). A database from before has every table at 0.
+CREATE TABLE IF NOT EXISTS revisions (
+    code TEXT PRIMARY KEY,
+    revision INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO revisions SELECT code, 0 FROM tables;
 """
 
 
@@ -134,6 +142,11 @@ class LogRow:
         return self.seat
 
 
+class Behind(Exception):
+    """A change made against a revision of its table that is not the stored one any more:
+    another server process changed the table first. Nothing was stored."""
+
+
 #: The database holds every hand and the tokens' hashes: only its owner reads it.
 PRIVATE = 0o600
 
@@ -166,19 +179,30 @@ class Store:
             if os.path.exists(side_file):
                 os.chmod(side_file, PRIVATE)
 
-    def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
-        def transaction() -> None:
+    def _write(self, statements: list[tuple[str, tuple[Any, ...]]],
+               revision: tuple[str, int] | None = None) -> None:
+        """Run ``statements`` in one transaction; with ``revision`` (a table's code and the
+        revision its change was made against), only if that is still the table's, counting
+        the change (else ``Behind``)."""
+        def transaction() -> bool:
             self._db.execute("BEGIN IMMEDIATE")
             try:
+                if revision is not None and self._db.execute(
+                        "UPDATE revisions SET revision = revision + 1"
+                        " WHERE code = ? AND revision = ?", revision).rowcount != 1:
+                    self._db.execute("ROLLBACK")
+                    return False  # raised by the caller: gevent's pool reports what it raises
                 for sql, params in statements:
                     self._db.execute(sql, params)
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+            return True
 
         with self._lock:
-            waiting_only_the_caller(transaction)
+            if not waiting_only_the_caller(transaction):
+                raise Behind(revision[0] if revision else "")
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
@@ -193,7 +217,7 @@ class Store:
                 "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (row.code, row.game, row.players, json.dumps(row.options), row.host_hash,
                  row.created_at, row.seed, row.lang),
-            )])
+            ), ("INSERT OR REPLACE INTO revisions VALUES (?, 0)", (row.code,))])
         except sqlite3.IntegrityError:
             return False
         return True
@@ -225,8 +249,16 @@ class Store:
         archive = f"{code}{RETIRED_MARK}{int(rows[0][0] * 1000)}"
         self._write([("PRAGMA defer_foreign_keys = ON", ())] + [
             (f"UPDATE {name} SET code = ? WHERE code = ?", (archive, code))
-            for name in ("tables", "seats", "sitting", "host_links", "matches", "log")])
+            for name in ("tables", "seats", "sitting", "host_links", "matches", "log",
+                         "revisions")])
         return archive
+
+    def revision(self, code: str) -> tuple[float, int] | None:
+        """When the table ``code`` names now was created, and how many changes it has had
+        (None: no table has that code)."""
+        rows = self._read("SELECT t.created_at, r.revision FROM tables t"
+                          " JOIN revisions r ON r.code = t.code WHERE t.code = ?", (code,))
+        return (rows[0][0], rows[0][1]) if rows else None
 
     def load_table(self, code: str) -> TableRow | None:
         rows = self._read("SELECT * FROM tables WHERE code = ?", (code,))
@@ -241,18 +273,21 @@ class Store:
         rows = self._read("SELECT seat, name, token_hash FROM seats WHERE code = ?", (code,))
         return {seat: (name, token_hash) for seat, name, token_hash in rows}
 
+    # Each change of a table below is made against the table's ``revision`` (see ``_write``).
+
     def take_seat(self, code: str, seat: int, name: str, token_hash: str,
-                  said: tuple[int, LogRow] | None = None) -> None:
+                  said: tuple[int, LogRow] | None = None, *, revision: int) -> None:
         """Seat a player; ``said``: the log entry (match number, entry) that tells the
         table, written in the same transaction."""
         self._write([(
             "INSERT INTO seats VALUES (?, ?, ?, ?)", (code, seat, name, token_hash),
-        ), *self._log_statements(code, said)])
+        ), *self._log_statements(code, said)], (code, revision))
 
-    def free_seat(self, code: str, seat: int, said: tuple[int, LogRow] | None = None) -> None:
+    def free_seat(self, code: str, seat: int, said: tuple[int, LogRow] | None = None, *,
+                  revision: int) -> None:
         self._write([("DELETE FROM seats WHERE code = ? AND seat = ?", (code, seat)),
                      ("DELETE FROM sitting WHERE code = ? AND seat = ?", (code, seat)),
-                     *self._log_statements(code, said)])
+                     *self._log_statements(code, said)], (code, revision))
 
     @staticmethod
     def _log_statements(code: str, said: tuple[int, LogRow] | None,
@@ -269,28 +304,31 @@ class Store:
         rows = self._read("SELECT seat, screen FROM sitting WHERE code = ?", (code,))
         return {seat: screen for seat, screen in rows}
 
-    def sit(self, code: str, seat: int, screen: str) -> None:
-        self._write([("INSERT OR REPLACE INTO sitting VALUES (?, ?, ?)", (code, seat, screen))])
+    def sit(self, code: str, seat: int, screen: str, *, revision: int) -> None:
+        self._write([("INSERT OR REPLACE INTO sitting VALUES (?, ?, ?)", (code, seat, screen))],
+                    (code, revision))
 
     def host_links(self, code: str) -> dict[int, tuple[str, float]]:
         """Host link id → (key hash, when it was made)."""
         rows = self._read("SELECT id, key_hash, made_at FROM host_links WHERE code = ?", (code,))
         return {link: (key_hash, made_at) for link, key_hash, made_at in rows}
 
-    def add_host_link(self, code: str, link: int, key_hash: str, made_at: float) -> None:
+    def add_host_link(self, code: str, link: int, key_hash: str, made_at: float, *,
+                      revision: int) -> None:
         self._write([("INSERT INTO host_links VALUES (?, ?, ?, ?)",
-                      (code, link, key_hash, made_at))])
+                      (code, link, key_hash, made_at))], (code, revision))
 
-    def revoke_host_link(self, code: str, link: int) -> None:
-        self._write([("DELETE FROM host_links WHERE code = ? AND id = ?", (code, link))])
+    def revoke_host_link(self, code: str, link: int, *, revision: int) -> None:
+        self._write([("DELETE FROM host_links WHERE code = ? AND id = ?", (code, link))],
+                    (code, revision))
 
     # --- matches and the log -------------------------------------------------------
 
-    def start_match(self, code: str, match: MatchRow) -> None:
+    def start_match(self, code: str, match: MatchRow, *, revision: int) -> None:
         self._write([(
             "INSERT INTO matches VALUES (?, ?, ?, ?, ?, NULL, NULL)",
             (code, match.no, match.seed, match.first_seat, match.started_at),
-        )])
+        )], (code, revision))
 
     def matches(self, code: str) -> list[MatchRow]:
         rows = self._read(
@@ -303,7 +341,8 @@ class Store:
         ]
 
     def append(self, code: str, no: int, entry: LogRow | list[LogRow],
-               outcome: dict[str, Any] | None = None, reopen: bool = False) -> None:
+               outcome: dict[str, Any] | None = None, reopen: bool = False, *,
+               revision: int) -> None:
         """Append one log entry (or several: a rewind's undos), and in the same transaction
         record the match's end (``outcome``) or, for an undo that takes the end back, clear
         it (``reopen``)."""
@@ -320,12 +359,13 @@ class Store:
                 "UPDATE matches SET ended_at = NULL, outcome = NULL WHERE code = ? AND no = ?",
                 (code, no),
             ))
-        self._write(statements)
+        self._write(statements, (code, revision))
 
-    def log(self, code: str, no: int) -> list[LogRow]:
+    def log(self, code: str, no: int, after: int = 0) -> list[LogRow]:
+        """Match ``no``'s log, from the entry after seq ``after``."""
         rows = self._read(
             "SELECT seq, seat, kind, move, client_move_id, at FROM log"
-            " WHERE code = ? AND no = ? ORDER BY seq", (code, no),
+            " WHERE code = ? AND no = ? AND seq > ? ORDER BY seq", (code, no, after),
         )
         return [
             LogRow(seq, seat, kind, json.loads(move), cmid, at)

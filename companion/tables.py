@@ -19,7 +19,7 @@ from companion.games.base import Game, IllegalMove, Move, Outcome, State, has_va
 from companion.lru import LRU
 from companion.names import shows, tidied
 from companion.plays import Play, before_the_end, play_of
-from companion.store import LogRow, MatchRow, Store, TableRow, now
+from companion.store import Behind, LogRow, MatchRow, Store, TableRow, now
 
 #: Letters that can't be misread for one another when read off a screen across a room.
 CODE_ALPHABET = "ACDEFHJKMNPRTWXY"
@@ -79,6 +79,13 @@ class TableListener(Protocol):
     def table_retired(self, code: str) -> None: ...
 
     def host_link_revoked(self, code: str) -> None: ...
+
+
+class Peers(Protocol):
+    """The other server processes serving the same store (``companion.peers``): told the
+    code and revision of each table changed here, they catch it up from the store."""
+
+    def changed(self, code: str, revision: int) -> None: ...
 
 
 def hash_token(token: str) -> str:
@@ -248,6 +255,15 @@ class Table:
     #: Newcomers waiting for the host to let them into a freed seat, by request id (kept in
     #: memory: after a restart they ask again).
     requests: dict[str, SeatRequest] = field(default_factory=dict)
+    #: How many changes of this table the store holds as this process last read or made
+    #: them (``Store.revision``), and how many of them the listener was told of: another
+    #: server process may change the table (``Tables.catch_up``).
+    revision: int = 0
+    told: int = 0
+    #: Seats freed, and whether host links were revoked, by changes read back from the
+    #: store that the listener was not told of yet.
+    untold_freed: set[int] = field(default_factory=set)
+    untold_revoked: bool = False
     #: What was asked of the current state, and of the one before it (the log's newest line
     #: draws that one), by (what, seat): each viewer's view ("view"; the table screen's is
     #: seat None's) and each seat's legal moves ("moves"). A push asks for every viewer's.
@@ -600,11 +616,15 @@ class Tables:
 
     def __init__(self, store: Store, engines: Mapping[str, Game],
                  listener: TableListener | None = None, alphabet: str = CODE_ALPHABET,
-                 length: int = CODE_LENGTH, retirement: Retirement | None = None) -> None:
+                 length: int = CODE_LENGTH, retirement: Retirement | None = None,
+                 peers: Peers | None = None) -> None:
         self.store = store
         #: The engines of the games this server offers, by game id.
         self.engines = engines
         self.listener = listener
+        #: The other processes serving the same store, if any: then a table is caught up
+        #: from the store whenever it is looked up, and they are told of each change.
+        self.peers = peers
         self.alphabet = alphabet
         self.length = length
         self.retirement = retirement or Retirement()
@@ -627,17 +647,23 @@ class Tables:
                 table = self._load(code)
                 if table is not None:
                     self._tables[code] = table
-            return table
+        if table is not None and self.peers is not None:
+            self.catch_up(table)
+            if table.retired:  # given up by another process: the code may name a new table
+                return self.get(code)
+        return table
 
     def _load(self, code: str) -> Table | None:
+        revision = self.store.revision(code)  # read first: what is read next is as new
         row = self.store.load_table(code)
-        if row is None:
+        if row is None or revision is None:
             return None
         game = self.engines.get(row.game)
         if game is None:
             return None
         table = Table(row, game, self.store.seats(code), self.store.matches(code),
-                      sitting=self.store.sitting(code), host_links=self.store.host_links(code))
+                      sitting=self.store.sitting(code), host_links=self.store.host_links(code),
+                      revision=revision[1], told=revision[1])
         match = table.match
         table.touched = max([row.created_at, *(m.started_at for m in table.matches),
                              *(m.ended_at or 0 for m in table.matches)])
@@ -648,6 +674,97 @@ class Tables:
                 self._replay(table, entry)
                 table.touched = max(table.touched, entry.at)
         return table
+
+    def heard(self, code: str) -> None:
+        """Another server process changed the table ``code``: catch it up, if this process
+        holds it."""
+        with self._lock:
+            table = self._tables.get(code)
+        if table is not None:
+            self.catch_up(table)
+
+    def catch_up_all(self) -> None:
+        """Catch up every table this process holds (changes may have gone unheard)."""
+        with self._lock:
+            held = list(self._tables.values())
+        for table in held:
+            self.catch_up(table)
+
+    def catch_up(self, table: Table) -> None:
+        """Bring ``table`` up to the store, and tell the listener what other server
+        processes changed at it: this process's sockets are pushed it as a change made
+        here is."""
+        with table.lock:
+            was_retired = table.retired
+            self._read_back(table)
+            retired = table.retired and not was_retired
+            changed = table.told != table.revision
+            freed, revoked = table.untold_freed, table.untold_revoked
+            table.told, table.untold_freed, table.untold_revoked = table.revision, set(), False
+        if self.listener is None:
+            return
+        if retired:
+            self.listener.table_retired(table.code)
+            return
+        for seat in sorted(freed):
+            self.listener.seat_freed(table.code, seat)
+        if revoked:
+            self.listener.host_link_revoked(table.code)
+        if changed:
+            self.listener.table_changed(table)
+
+    def _read_back(self, table: Table) -> None:
+        """Bring ``table`` up to the store where another process changed it: its seats,
+        sitting, host links and matches read again, and the entries logged since replayed
+        (a new match's from its start). A table whose code was given up, or names another
+        table now, is retired. Call under the table's lock; ``catch_up`` tells."""
+        if table.retired:
+            return
+        found = self.store.revision(table.code)  # read first: what is read next is as new
+        if found is None or found[0] != table.row.created_at:
+            table.retired = True
+            with self._lock:
+                if self._tables.get(table.code) is table:
+                    del self._tables[table.code]
+            return
+        if found[1] == table.revision:
+            return
+        code = table.code
+        seats, links = self.store.seats(code), self.store.host_links(code)
+        table.untold_freed |= {seat for seat, (_, token_hash) in table.seats.items()
+                               if seats.get(seat, ("", ""))[1] != token_hash}
+        table.untold_revoked |= bool(set(table.host_links) - set(links))
+        table.seats, table.host_links, table.sitting = seats, links, self.store.sitting(code)
+        was = table.match
+        table.matches = self.store.matches(code)
+        match = table.match
+        if match is not None and (was is None or was.no != match.no):
+            log = self.store.log(code, match.no)
+            self._begin(table, match, holders_at_start(table.holders_now(), log))
+        else:
+            log = [] if match is None else self.store.log(code, match.no, after=table.seq)
+        for entry in log:
+            self._replay(table, entry)
+        table.revision = found[1]
+        table.touched = now()
+
+    def _store(self, table: Table, write: Callable[..., None], *args: Any,
+               viewer: int | None = None, **kwargs: Any) -> None:
+        """Store one change of ``table``: ``write`` (a ``Store`` method) with the table's
+        code, ``args`` and ``kwargs``, made against the table's revision. Call under the
+        table's lock. If another server process changed the table first, nothing is
+        stored: the table is read back and the change refused as stale (with ``viewer``'s
+        seq now)."""
+        try:
+            write(table.code, *args, revision=table.revision, **kwargs)
+        except Behind:
+            self._read_back(table)
+            if table.retired:
+                raise TableError("table.unknown-table") from None
+            raise TableError("table.stale", seq=table.seq_for(viewer)) from None
+        table.revision += 1
+        if table.told == table.revision - 1:  # the caller tells of its own change
+            table.told = table.revision
 
     def _begin(self, table: Table, match: MatchRow, holding: Holders) -> None:
         options = dict(table.row.options, first_seat=match.first_seat)
@@ -724,6 +841,7 @@ class Tables:
             self.store.retire(code)
         if self.listener:
             self.listener.table_retired(code)
+        self._tell_peers(table)
         return True
 
     @staticmethod
@@ -751,7 +869,7 @@ class Tables:
             if table.held(seat):
                 raise TableError("table.seat-held", seat=seat + 1)
             token = new_token()
-            self.store.take_seat(table.code, seat, name, hash_token(token))
+            self._store(table, self.store.take_seat, seat, name, hash_token(token))
             table.seats[seat] = (name, hash_token(token))
         self._changed(table)
         return seat, token
@@ -796,8 +914,8 @@ class Tables:
                 raise TableError("table.seat-taken", seat=request.seat)
             said = table.said({"admitted": request.seat, "name": request.name,
                                "was": table.freed_from(request.seat)})
-            self.store.take_seat(table.code, request.seat, request.name, request.token_hash,
-                                 said)
+            self._store(table, self.store.take_seat, request.seat, request.name,
+                        request.token_hash, said)
             if said:
                 table.logged(said[1])
             table.seats[request.seat] = (request.name, request.token_hash)
@@ -818,7 +936,7 @@ class Tables:
             raise TableError("table.bad-request", detail="screen")
         with table.lock:
             self._open(table)
-            self.store.sit(table.code, seat, screen)
+            self._store(table, self.store.sit, seat, screen, viewer=seat)
             table.sitting[seat] = screen
         self._changed(table)
 
@@ -828,7 +946,7 @@ class Tables:
             if seat not in table.seats:
                 raise TableError("table.seat-free", seat=seat)
             said = table.said({"freed": seat, "name": table.name(seat)})
-            self.store.free_seat(table.code, seat, said)
+            self._store(table, self.store.free_seat, seat, said)
             if said:
                 table.logged(said[1])
             del table.seats[seat]
@@ -849,7 +967,7 @@ class Tables:
             link = max(table.host_links, default=0) + 1
             key = new_host_key()
             made = now()
-            self.store.add_host_link(table.code, link, hash_token(key), made)
+            self._store(table, self.store.add_host_link, link, hash_token(key), made)
             table.host_links[link] = (hash_token(key), made)
         return link, key
 
@@ -859,10 +977,11 @@ class Tables:
             self._open(table)
             if link not in table.host_links:
                 raise TableError("table.no-such-host-link")
-            self.store.revoke_host_link(table.code, link)
+            self._store(table, self.store.revoke_host_link, link)
             del table.host_links[link]
         if self.listener:
             self.listener.host_link_revoked(table.code)
+        self._tell_peers(table)
 
     # --- playing -------------------------------------------------------------------
 
@@ -882,7 +1001,7 @@ class Tables:
             if seed is None:
                 seed = secrets.randbits(53)
             match = MatchRow(len(table.matches) + 1, seed, first_seat, now(), None, None)
-            self.store.start_match(table.code, match)
+            self._store(table, self.store.start_match, match)
             table.matches.append(match)
             self._begin(table, match, table.holders_now())
             seq = table.seq_for(None)
@@ -922,7 +1041,7 @@ class Tables:
             except IllegalMove as refusal:
                 raise TableError(refusal.rule, **refusal.params) from None
             self._log(table, LogRow(table.seq + 1, seat, "move", move, client_move_id, now()),
-                      state, after)
+                      state, after, seat)
             seq = table.seq_for(seat)
         self._changed(table)
         return seq, False
@@ -1019,15 +1138,18 @@ class Tables:
         self._changed(table)
         return seq
 
-    def _log(self, table: Table, entry: LogRow, state: State, after: State) -> None:
+    def _log(self, table: Table, entry: LogRow, state: State, after: State,
+             viewer: int | None = None) -> None:
         """Store ``entry`` (a move or a correction that turned ``state`` into ``after``) with
         the outcome it reaches, in one transaction, then keep it in the table; an outcome
-        ends the match. Call under the table's lock, with a match."""
+        ends the match. Call under the table's lock, with a match; refused as stale with
+        ``viewer``'s seq if another process changed the table first (``_store``)."""
         match = table.match
         assert match is not None
         outcome = table.game.outcome(after)
         outcome_json = self._outcome_json(table, outcome) if outcome else None
-        self.store.append(table.code, match.no, entry, outcome=outcome_json)
+        self._store(table, self.store.append, match.no, entry, outcome=outcome_json,
+                    viewer=viewer)
         table.logged(entry, state, after)
         if outcome_json:
             match.outcome = outcome_json
@@ -1044,7 +1166,7 @@ class Tables:
         entries = [LogRow(table.seq + number, seat, "undo", {"undo": step.entry.seq}, None, at)
                    for number, step in enumerate(reversed(table.steps[first:]), 1)]
         reopen = match.outcome is not None
-        self.store.append(table.code, match.no, entries, reopen=reopen)
+        self._store(table, self.store.append, match.no, entries, reopen=reopen, viewer=seat)
         for entry in entries:
             table.logged(entry)
         if reopen:
@@ -1116,6 +1238,13 @@ class Tables:
         table.touched = now()
         if self.listener:
             self.listener.table_changed(table)
+        self._tell_peers(table)
+
+    def _tell_peers(self, table: Table) -> None:
+        """Tell the other processes that ``table`` changed: its code and revision only,
+        never what changed (they read it from the store)."""
+        if self.peers is not None:
+            self.peers.changed(table.code, table.revision)
 
 
 def corrected(game: Game, state: State, correction: Any) -> State:

@@ -1,0 +1,319 @@
+"""Several server processes serving the same tables (``companion serve --workers N --redis``,
+docs/scaling.md): two real servers (the Procfile's gunicorn) on two loopback ports share one
+SQLite file and one Redis, started here from Debian's ``redis-server``. The store is the
+arbiter; Redis carries a table's code and revision, and each process pushes to its own
+sockets what it reads back from the store."""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+from companion.peers import CHANNEL
+from support.server_process import (
+    FAULT_GAMES,
+    Phone,
+    ServerProcess,
+    free_port,
+    read_stored,
+    replayed_views,
+)
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+REDIS_SERVER = shutil.which("redis-server")
+NAMES = ("Ana", "Ben", "Chloé", "Dev", "Eli")
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    """A Redis of this test's own, on a free port, keeping nothing on disk."""
+    if REDIS_SERVER is None:
+        pytest.skip("redis-server is not installed (scripts/test installs Debian's)")
+    port = free_port()
+    process = subprocess.Popen(
+        [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--dir", str(tmp_path), "--logfile", str(tmp_path / "redis.log")])
+    url = f"redis://127.0.0.1:{port}/0"
+    client = redis.Redis.from_url(url)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            client.ping()
+            break
+        except redis.ConnectionError:
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
+    yield url
+    client.close()
+    process.terminate()
+    process.wait(timeout=10)
+
+
+@pytest.fixture
+def servers(tmp_path: Path, redis_url: str) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+    """Two server processes, one worker each, on one database and one Redis."""
+    env = {"COMPANION_REDIS": redis_url, "COMPANION_WORKERS": "1",
+           "COMPANION_CONNECTIONS_PER_ADDRESS": "200"}
+    database = tmp_path / "hall.sqlite"
+    started: list[ServerProcess] = []
+    try:
+        for _ in range(2):
+            started.append(ServerProcess(database, env=env).start())
+        yield started[0], started[1]
+    finally:
+        for server in started:
+            server.stop()
+
+
+class Channel:
+    """Every message published on the peers' channel while it listens."""
+
+    def __init__(self, url: str) -> None:
+        self.pubsub = redis.Redis.from_url(url).pubsub(ignore_subscribe_messages=True)
+        self.pubsub.subscribe(CHANNEL)
+        self.messages: list[bytes] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            message = self.pubsub.get_message(timeout=0.1)
+            if message is not None:
+                self.messages.append(message["data"])
+
+    def close(self) -> list[bytes]:
+        self._stop.set()
+        self._thread.join(timeout=5)
+        self.pubsub.close()
+        return self.messages
+
+
+def open_table(server: ServerProcess, game: str, players: int, seed: int,
+               ) -> tuple[str, str, dict[int, str]]:
+    """A table started on ``server``: its code, the host's token, each seat's token."""
+    status, created = server.call("POST", "/api/tables",
+                                  {"game": game, "players": players, "seed": seed})
+    assert status == 201, created
+    code, host = created["code"], created["host_token"]
+    tokens = {}
+    for seat in range(players):
+        status, joined = server.call("POST", f"/api/tables/{code}/seats",
+                                     {"name": NAMES[seat], "seat": seat})
+        assert status == 201, joined
+        tokens[seat] = joined["token"]
+    status, started = server.call("POST", f"/api/tables/{code}/start", {"first_seat": 0}, host)
+    assert status == 200, started
+    return code, host, tokens
+
+
+def phones_on(server: ServerProcess, code: str, tokens: dict[int, str]) -> dict[Any, Phone]:
+    """The table screen and every seat's phone, their sockets held on ``server``."""
+    phones: dict[Any, Phone] = {None: Phone(server.base, code).start()}
+    for seat, token in tokens.items():
+        phones[seat] = Phone(server.base, code, f"seat_{code}={token}").start()
+    return phones
+
+
+def a_move(server: ServerProcess, code: str, tokens: dict[int, str], rng: random.Random,
+           ) -> tuple[int, dict[str, Any], int] | None:
+    """A legal move of the first seat that has one, as ``server`` lists it: (seat, move,
+    the seat's seq); None when nobody may move."""
+    for seat, token in tokens.items():
+        status, listed = server.call("GET", f"/api/tables/{code}/moves", token=token)
+        assert status == 200, listed
+        moves = [move for move in listed["moves"] if move.get("type") != "lift"]
+        if moves:
+            return seat, rng.choice(moves), listed["seq"]
+    return None
+
+
+def seqs(server: ServerProcess, code: str, tokens: dict[int, str]) -> dict[Any, int]:
+    """Each viewer's seq (the screen's under None), as ``server``'s API says it."""
+    viewers: dict[Any, str | None] = {None: None, **tokens}
+    found = {}
+    for viewer, token in viewers.items():
+        status, view = server.call("GET", f"/api/tables/{code}/view", token=token)
+        assert status == 200, view
+        found[viewer] = view["seq"]
+    return found
+
+
+def test_a_move_posted_to_one_process_is_pushed_to_the_sockets_of_the_other(servers):
+    a, b = servers
+    rng = random.Random(5)
+    for number, (game, players) in enumerate(FAULT_GAMES):
+        code, _, tokens = open_table(a, game, players, seed=40 + number)
+        on_b, on_a = phones_on(b, code, tokens), phones_on(a, code, {})
+        try:
+            for turn in range(4):
+                mover = a if turn % 2 == 0 else b  # and back: B's move reaches A's screen
+                found = a_move(mover, code, tokens, rng)
+                assert found is not None, f"{game}: nobody may move"
+                seat, move, seq = found
+                status, answer = mover.call("POST", f"/api/tables/{code}/moves", {
+                    "move": move, "seq": seq, "client_move_id": f"{code}-{turn}"},
+                    tokens[seat])
+                assert status == 200, answer
+                wanted = seqs(a, code, tokens)
+                assert wanted == seqs(b, code, tokens)
+                for viewer, phone in on_b.items():
+                    assert phone.wait(1, wanted[viewer]), \
+                        f"{game}: {viewer}'s phone on B is at {phone.last_seq()}, not " \
+                        f"{wanted[viewer]}"
+                assert on_a[None].wait(1, wanted[None]), f"{game}: the screen on A"
+        finally:
+            for phone in [*on_b.values(), *on_a.values()]:
+                phone.stop()
+
+
+def test_one_move_posted_to_both_processes_at_once_applies_once(servers):
+    a, b = servers
+    code, _, tokens = open_table(a, "seventh-heaven", 3, seed=8)
+    rng = random.Random(2)
+    answers: list[int] = []
+    for attempt in range(12):
+        found = a_move(a, code, tokens, rng)
+        assert found is not None
+        seat, move, seq = found
+        ready = threading.Barrier(2)
+        statuses: list[int] = []
+
+        def post(server: ServerProcess, body: dict[str, Any], token: str,
+                 ready: threading.Barrier = ready, statuses: list[int] = statuses) -> None:
+            ready.wait()
+            statuses.append(server.call("POST", f"/api/tables/{code}/moves", body, token)[0])
+
+        both = [threading.Thread(target=post, args=(server, {
+            "move": move, "seq": seq, "client_move_id": f"{tag}{attempt}"}, tokens[seat]))
+            for server, tag in ((a, "a"), (b, "b"))]
+        for thread in both:
+            thread.start()
+        for thread in both:
+            thread.join(timeout=20)
+        assert sorted(statuses) == [200, 409], statuses
+        answers += statuses
+    stored = read_stored(a.database, code)
+    assert len([e for e in stored.entries if e[2] == "move"]) == answers.count(200) == 12
+    assert seqs(a, code, tokens) == seqs(b, code, tokens)
+
+
+def test_a_process_killed_mid_game_loses_no_move_and_the_other_keeps_serving(servers):
+    a, b = servers
+    rng = random.Random(9)
+    game, players = FAULT_GAMES[2]  # SkyRunner: secret choices, moves at once
+    code, _, tokens = open_table(a, game, players, seed=77)
+    on_b = phones_on(b, code, tokens)
+    acknowledged: set[str] = set()
+    stop = threading.Event()
+    problems: list[str] = []
+
+    def play() -> None:
+        count = 0
+        while not stop.wait(0.05):  # a player's pace, well within the rate limit
+            count += 1
+            server = a if count % 2 else b
+            try:
+                found = a_move(server, code, tokens, rng)
+                if found is None:
+                    return
+                seat, move, seq = found
+                status, answer = server.call("POST", f"/api/tables/{code}/moves", {
+                    "move": move, "seq": seq, "client_move_id": f"m{count}"}, tokens[seat],
+                    timeout=5)
+            except (OSError, AssertionError, ValueError):
+                continue  # A is gone: its answer never came
+            if status == 200:
+                acknowledged.add(f"m{count}")
+            elif status != 409:
+                problems.append(f"{status} {answer}")
+
+    try:
+        player = threading.Thread(target=play, daemon=True)
+        player.start()
+        time.sleep(rng.uniform(1.0, 2.0))
+        a.kill()  # SIGKILL, whatever it was doing
+        time.sleep(1.0)  # B alone
+        stop.set()
+        player.join(timeout=20)
+        stored = read_stored(a.database, code)
+        logged = {cmid for _, _, kind, _, cmid in stored.entries if kind == "move"}
+        assert problems == []
+        assert acknowledged <= logged, "a move its player was told of is missing"
+        assert len(acknowledged) >= 4
+        assert any(int(cmid[1:]) % 2 == 0 for cmid in acknowledged), "B served"
+        found = a_move(b, code, tokens, rng)
+        assert found is not None
+        seat, move, seq = found
+        status, answer = b.call("POST", f"/api/tables/{code}/moves", {
+            "move": move, "seq": seq, "client_move_id": "after"}, tokens[seat])
+        assert status == 200, answer
+        stored = read_stored(b.database, code)
+        replayed = replayed_views(stored)
+        for viewer, token in {None: None, **tokens}.items():
+            status, view = b.call("GET", f"/api/tables/{code}/view", token=token)
+            assert view["view"] == replayed[viewer]
+            assert on_b[viewer].wait(1, view["seq"]), f"{viewer}'s phone on B"
+    finally:
+        stop.set()
+        for phone in on_b.values():
+            phone.stop()
+
+
+def test_what_crosses_the_channel_is_a_table_code_and_a_revision(servers, redis_url):
+    a, b = servers
+    channel = Channel(redis_url)
+    rng = random.Random(3)
+    tables = [open_table(a, game, players, seed=60 + n)
+              for n, (game, players) in enumerate(FAULT_GAMES)]
+    secrets_told = {token for _, host, tokens in tables for token in (host, *tokens.values())}
+    for code, _, tokens in tables:
+        for turn in range(3):
+            server = (a, b)[turn % 2]
+            found = a_move(server, code, tokens, rng)
+            assert found is not None
+            seat, move, seq = found
+            status, answer = server.call("POST", f"/api/tables/{code}/moves", {
+                "move": move, "seq": seq, "client_move_id": f"c{turn}"}, tokens[seat])
+            assert status == 200, answer
+    time.sleep(0.3)
+    messages = channel.close()
+    codes = {code for code, _, _ in tables}
+    assert len(messages) >= len(tables) * 3
+    for message in messages:
+        found = re.fullmatch(rb"([A-Z]{4}) (\d+)", message)
+        assert found, message
+        assert found.group(1).decode() in codes
+        assert not any(secret.encode() in message for secret in secrets_told)
+
+
+def test_several_workers_without_redis_are_refused(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "serve", "--workers", "2",
+         "--bind", "127.0.0.1:1"], capture_output=True, text=True, timeout=60, cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "COMPANION_DATABASE": str(tmp_path / "db.sqlite")})
+    assert done.returncode == 2
+    assert "2 workers need Redis" in done.stderr
+
+
+def test_one_process_imports_no_redis(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c",
+         "import sys; from companion import create_app; create_app();"
+         " print('redis' in sys.modules)"], capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "COMPANION_DATABASE": str(tmp_path / "db.sqlite")})
+    assert done.stdout.strip() == "False", done.stderr

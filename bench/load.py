@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python bench/load.py [--tables T | --ramp 8,16,32] [--phones P]
                                     [--duration S] [--worker gthread] [--threads N]
-                                    [--screens] [--floor] [--gc]
+                                    [--workers N [--redis URL]] [--screens] [--floor] [--gc]
 
 For each step (a number of tables T) it starts the Procfile's gunicorn command (``-k
 WORKER`` if given) on 127.0.0.1 and a fresh database; creates T tables (every registered game
@@ -22,11 +22,16 @@ Each phone's HTTP calls and websocket come from their table's own loopback addre
 (127.10.x.y), as phones on a LAN each have their own: the rate limit keys calls without a
 token by address, and the server holds a few dozen connections per address at most.
 
-It samples the gunicorn worker's CPU time and memory from /proc, reports p50/p95/p99 per
-step, and, with ``--ramp``, stops at the first step whose p99 reaches ``--target`` ms (the
-largest step under it is the answer). Every step, and the whole run, is bounded in time;
-every process started is stopped. Loopback only. ``--floor`` serves bench/floor.py, whose
-pushes draw nothing but the status line: what is left is the latency drawing cannot remove.
+``--workers N`` serves with N gunicorn workers that tell each other of every move through
+Redis (``--redis URL``; by default a redis-server of the run's own, Debian's, on a free
+port), as ``companion serve --workers N --redis URL`` does (docs/scaling.md).
+
+It samples the gunicorn workers' CPU time and memory from /proc (summed over the
+workers), reports p50/p95/p99 per step, and, with ``--ramp``, stops at the first step
+whose p99 reaches ``--target`` ms (the largest step under it is the answer). Every step,
+and the whole run, is bounded in time; every process started is stopped. Loopback only.
+``--floor`` serves bench/floor.py, whose pushes draw nothing but the status line: what is
+left is the latency drawing cannot remove.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ import random
 import re
 import selectors
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -99,18 +105,19 @@ class Server:
     """The Procfile's gunicorn on 127.0.0.1, in its own process group."""
 
     def __init__(self, worker: str | None, threads: int, workdir: Path, port: int,
-                 app: str | None = None) -> None:
+                 app: str | None = None, workers: int = 1, redis: str | None = None) -> None:
         self.worker, self.threads, self.workdir, self.port = worker, threads, workdir, port
-        self.app = app
+        self.app, self.workers, self.redis = app, workers, redis
         self.process: subprocess.Popen[bytes] | None = None
-        self.worker_pid: int | None = None
+        self.worker_pids: list[int] = []
 
     def start(self) -> None:
         database = self.workdir / f"load-{self.port}.sqlite"
         env = dict(os.environ, COMPANION_DATABASE=str(database),
                    COMPANION_BIND=f"127.0.0.1:{self.port}", COMPANION_HOST="127.0.0.1",
                    COMPANION_PORT=str(self.port), COMPANION_THREADS=str(self.threads),
-                   COMPANION_SEEDED_DEALS="1")
+                   COMPANION_SEEDED_DEALS="1", COMPANION_WORKERS=str(self.workers),
+                   **({"COMPANION_REDIS": self.redis} if self.redis else {}))
         command = procfile_command()
         if self.app:
             command[-1] = self.app  # the Procfile's last word is the app to serve
@@ -135,16 +142,22 @@ class Server:
             raise RuntimeError("the server did not start")
         if self.process.poll() is not None:
             raise RuntimeError(f"the server exited: see {self.log_path}")
-        self.worker_pid = self._find_worker()
+        self.worker_pids = self._find_workers()
 
-    def _find_worker(self) -> int:
+    def _find_workers(self) -> list[int]:
         assert self.process is not None
-        for entry in Path("/proc").iterdir():
-            if entry.name.isdigit():
-                with contextlib.suppress(OSError, ValueError, IndexError):
-                    if proc_stat(int(entry.name))[0] == self.process.pid:
-                        return int(entry.name)
-        raise RuntimeError("no gunicorn worker found")
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            found = []
+            for entry in Path("/proc").iterdir():
+                if entry.name.isdigit():
+                    with contextlib.suppress(OSError, ValueError, IndexError):
+                        if proc_stat(int(entry.name))[0] == self.process.pid:
+                            found.append(int(entry.name))
+            if len(found) >= self.workers:
+                return found
+            time.sleep(0.1)
+        raise RuntimeError(f"not {self.workers} gunicorn workers")
 
     def stop(self) -> None:
         if self.process is None or self.process.poll() is not None:
@@ -158,19 +171,21 @@ class Server:
 
 
 class Sampler(threading.Thread):
-    """The worker's CPU seconds, RSS and threads, every half second."""
+    """The workers' CPU seconds, RSS and threads, summed, every half second."""
 
-    def __init__(self, pid: int) -> None:
+    def __init__(self, pids: list[int]) -> None:
         super().__init__(daemon=True)
-        self.pid = pid
+        self.pids = pids
         self.samples: list[tuple[float, float, int, int]] = []  # time, cpu s, rss KiB, threads
         self.halt = threading.Event()
 
     def sample(self) -> None:
         with contextlib.suppress(OSError):
-            status = proc_status(self.pid)
-            self.samples.append((time.perf_counter(), proc_stat(self.pid)[1],
-                                 status.get("VmRSS", 0), status.get("Threads", 0)))
+            statuses = [proc_status(pid) for pid in self.pids]
+            self.samples.append((time.perf_counter(),
+                                 sum(proc_stat(pid)[1] for pid in self.pids),
+                                 sum(status.get("VmRSS", 0) for status in statuses),
+                                 sum(status.get("Threads", 0) for status in statuses)))
 
     def run(self) -> None:
         while not self.halt.wait(0.5):
@@ -433,7 +448,8 @@ def percentile(values: list[float], q: float) -> float:
 
 def run_step(args: argparse.Namespace, tables_count: int, workdir: Path,
              port: int) -> dict[str, Any]:
-    server = Server(args.worker, args.threads, workdir, port, served_app(args))
+    server = Server(args.worker, args.threads, workdir, port, served_app(args), args.workers,
+                    args.redis)
     tables = []
     for index in range(tables_count):
         game = GAME_IDS[index % len(GAME_IDS)]
@@ -449,8 +465,7 @@ def run_step(args: argparse.Namespace, tables_count: int, workdir: Path,
                            + (tables_count if args.screens else 0)}
     try:
         server.start()
-        assert server.worker_pid is not None
-        sampler = Sampler(server.worker_pid)
+        sampler = Sampler(server.worker_pids)
         sampler.sample()
         rss_idle = sampler.samples[-1][2] / 1024
         sampler.start()
@@ -576,6 +591,29 @@ def passes(row: dict[str, Any], target: float) -> bool:
             and not row["errors"] and not row["missing"] and not row["dropped"])
 
 
+@contextlib.contextmanager
+def own_redis(workdir: Path) -> Any:
+    """A redis-server (Debian's) on a free port for the run, keeping nothing on disk."""
+    port = free_port()
+    process = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
+                                "--save", "", "--appendonly", "no", "--dir", str(workdir)],
+                               stdout=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("redis-server did not start") from None
+                time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=10, help="tables (one step)")
@@ -597,6 +635,10 @@ def main() -> None:
     parser.add_argument("--gc", action="store_true",
                         help="time the server's garbage collector (bench/gcwatch.py): its "
                              "pauses per generation, and what it tracks at the end")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="gunicorn workers, telling each other of every move through Redis")
+    parser.add_argument("--redis", metavar="URL", help="Redis for --workers (default: a "
+                        "redis-server of the run's own)")
     parser.add_argument("--target", type=float, default=100, help="p99 target in ms")
     parser.add_argument("--keep-going", action="store_true",
                         help="run every step of the ramp, not only up to the first miss")
@@ -609,7 +651,8 @@ def main() -> None:
     if any(s < 1 or s > 1000 for s in steps) or not 1 <= args.phones <= 6:
         parser.error("1-1000 tables and 1-6 phones per table")
     print(f"# {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()},"
-          f" worker {args.worker or 'companion.worker'}, threads {args.threads},"
+          f" worker {args.worker or 'companion.worker'} x {args.workers}"
+          f"{' with Redis' if args.workers > 1 else ''}, threads {args.threads},"
           f" {args.phones} phones per table"
           f"{' + a screen' if args.screens else ''}, {args.duration:.0f} s per step"
           f" after {args.warmup:.0f} s warm-up, think 1-3 s"
@@ -620,7 +663,10 @@ def main() -> None:
     rows = []
     best = None
     missed = False  # the answer is the last step before the first miss
-    with tempfile.TemporaryDirectory(prefix="companion-load-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="companion-load-") as tmp, \
+            contextlib.ExitStack() as stack:
+        if args.workers > 1 and not args.redis:
+            args.redis = stack.enter_context(own_redis(Path(tmp)))
         for tables_count in steps:
             estimate = args.duration + args.warmup + 15 + tables_count * 0.1
             if time.monotonic() - run_started + estimate > args.budget:

@@ -96,10 +96,15 @@ def imported_packages() -> set[str]:
 
 def runtime_closure() -> set[str]:
     """Every distribution the companion's runtime dependencies bring, extras they name
-    included, the test extra left out."""
+    included, and its own extras but the test one (``hall``: Redis, for several
+    processes, imported only when configured)."""
     seen: set[str] = set()
-    todo = [Requirement(text) for text in distribution("table-companion").requires or []]
-    todo = [req for req in todo if not req.marker or req.marker.evaluate({"extra": ""})]
+    companion = distribution("table-companion")
+    extras = ["", *(name for name in companion.metadata.get_all("Provides-Extra") or []
+                    if name != "test")]
+    todo = [Requirement(text) for text in companion.requires or []]
+    todo = [req for req in todo
+            if not req.marker or any(req.marker.evaluate({"extra": e}) for e in extras)]
     while todo:
         req = todo.pop()
         name = req.name.lower().replace("_", "-")

@@ -180,8 +180,9 @@ def effects_of(state: State) -> list[dict[str, Any]]:
 
 
 def refusals_without_a_test(game_id: str, tests: Iterable[Path]) -> list[str]:
-    """Refusal clauses that no ``refused(…, "<id>")`` call in the test files names."""
+    """Refusal clauses of a move that no ``refused(…, "<id>")`` call in the test files
+    names (a correction's have theirs in tests/games/test_<game>_corrections.py)."""
     text = "".join(path.read_text() for path in tests)
     named = set(re.findall(r"refused\((?:[^()]|\([^()]*\))*?\"([a-z0-9][a-z0-9.\-]*)\"\)",
                            text))
-    return sorted(refusal_clauses(game_id) - named)
+    return sorted(move_refusal_clauses(game_id) - named)

@@ -71,8 +71,9 @@ def form_seq(name: str) -> int:
 
 def form_correction() -> dict[str, object]:
     """The correction a "The table differs…" form carries, in the game's shape: its fields
-    named ``c_<key>``, a whole number where the field holds one. The game checks the rest."""
-    return {key[2:]: int(value) if WHOLE.fullmatch(value) else value
+    named ``c_<key>``, a whole number where the field holds one, none (JSON null) where it
+    is empty (a cube's long side). The game checks the rest."""
+    return {key[2:]: None if value == "" else int(value) if WHOLE.fullmatch(value) else value
             for key, value in request.form.items() if key.startswith("c_")}
 
 

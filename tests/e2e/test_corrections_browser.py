@@ -1,5 +1,5 @@
 """The host's corrections ("The table differs…") through the host's pages, in Chromium, for
-each card game: the correction's line in every viewer's log (the table screen, a phone in
+each game: the correction's line in every viewer's log (the table screen, a phone in
 English and one in French), the correction replayed after the server restarts on the same
 database, undone through the host's screen with the position before back; and an
 impossible correction refused with its reason in words, the table unchanged."""
@@ -20,14 +20,21 @@ from tests.web.test_corrections import CASES, heuchel_meuchel_table, playing
 pytestmark = pytest.mark.e2e
 
 
+#: Per game with a piece to set: an impossible correction of it, made through the page.
+IMPOSSIBLE = {
+    "seventh-heaven": lambda c: {**c, "space": 0},  # where it is already
+    "skyrunner": lambda c: {**c, "level": 0, "lane": 3},  # off the building
+    "climbers": lambda c: {**c, "to": "table"},  # where it is already
+}
+
+
 def piece_case(game: str) -> Callable[[Any], tuple[ApiTable, dict, dict]]:
     """A started table of ``game`` and its correction from the web tests' cases, with the
-    impossible one: the piece set where it already is, or a climber off the building."""
+    impossible one (``IMPOSSIBLE``)."""
     def make(client):
         table = playing(client, game)
         correction = CASES[game][2]
-        impossible = ({**correction, "space": 0} if game == "seventh-heaven"
-                      else {**correction, "level": 0, "lane": 3})
+        impossible = IMPOSSIBLE[game](correction)
         return table, correction, impossible
     return make
 
@@ -49,6 +56,10 @@ def stack_words(c: dict) -> tuple[str, str]:
 #: view has the corrected thing, its log line's words (English, French) and the refusal of
 #: the impossible one.
 GAMES = {
+    "climbers": (piece_case("climbers"),
+                 lambda c: f"form[data-correct-figure='{c['seat']}']",
+                 CASES["climbers"][3], lambda c: CASES["climbers"][4:],
+                 "This figure already stands there here: nothing to correct."),
     "seventh-heaven": (piece_case("seventh-heaven"),
                        lambda c: f"form[data-correct-piece='{c['piece']}']",
                        CASES["seventh-heaven"][3], lambda c: CASES["seventh-heaven"][4:],
@@ -134,3 +145,30 @@ def test_a_correction_through_the_hosts_page_is_logged_replayed_and_undone(
     correct_through_the_page(screen, form(impossible), impossible)
     expect(screen.locator(".refusal")).to_contain_text(refusal)
     assert view_of(live_server, table) == unchanged
+
+
+def test_a_block_is_set_right_on_a_phone_by_its_look_and_the_screens_side(
+        browser, live_server):
+    """The Climbers' page on a host's phone (360 × 740): no sideways scroll, a block found
+    by its look, set one square away from the screen by its form's selects."""
+    base = live_server["base"]
+    table = playing(live_server["app"].test_client(), "climbers")
+    phone = browser.new_context(viewport={"width": 360, "height": 740})
+    phone.add_cookies([{"name": f"host_{table.code}", "value": table.host, "url": base}])
+    page = phone.new_page()
+    page.goto(f"{base}/t/{table.code}/correct")
+    fits = "document.documentElement.scrollWidth <= window.innerWidth"
+    page.wait_for_function(fits)  # once the tower is drawn and fitted
+    found = page.locator("details[data-correct-block='C7']")
+    expect(found.locator("summary")).to_have_text(
+        "the violet-topped cube on level 2, next to the dark blue-topped double cube")
+    found.locator("summary").click()
+    chosen = found.locator("select[name=c_y]")
+    chosen.select_option(label="1 square away from the screen")
+    assert chosen.input_value() == "-3"
+    assert page.evaluate(fits)
+    found.locator("button[type=submit]").click()
+    expect(page).to_have_url(re.compile(rf"/t/{table.code}/screen$"))
+    expect(page.locator("#log")).to_contain_text("The host set the violet-topped cube on level 2")
+    moved = next(b for b in view_of(live_server, table)["blocks"] if b["id"] == "C7")
+    assert (moved["x"], moved["y"]) == (4, -3)

@@ -14,16 +14,24 @@ from companion.web.services import services
 from tests.conftest import ApiTable, bearer, make_app
 from tests.web.test_rewind import host_page, seated
 
-#: Per game: a table to start, the moves to play first, a correction, where the view says
-#: the corrected thing is, and the words of its log line in English and French.
+#: Per game: its players, the moves to play first (seat, move), a correction, where the
+#: view says the corrected thing is, and the words of its log line in English and French.
 CASES = {
-    "seventh-heaven": (3, 0, {"type": "piece", "piece": "red", "space": 10},
+    "climbers": (3, ((0, {"type": "built"}),), {"type": "figure", "seat": 1, "to": "1,-1"},
+                 lambda view: view["figures"]["1"]["place"],
+                 "The host set Ben’s figure on the dark blue-topped half-cube on level 10, next"
+                 " to the grey-topped cube, as on the table (the companion had it on the"
+                 " table).",
+                 "L’hôte a mis la figurine de Ben sur le demi-cube à dessus bleu foncé au niveau"
+                 " 10, à côté du cube à dessus gris, comme sur la table (le compagnon l’avait"
+                 " sur la table)."),
+    "seventh-heaven": (3, (), {"type": "piece", "piece": "red", "space": 10},
                        lambda view: view["pieces"]["red"],
                        "The host set red on space 10, as on the table (the companion had it"
                        " on space 0).",
                        "L’hôte a mis rouge sur la case 10, comme sur la table (le compagnon"
                        " l’avait sur la case 0)."),
-    "skyrunner": (3, 0, {"type": "climber", "seat": 1, "level": 3, "lane": 2},
+    "skyrunner": (3, (), {"type": "climber", "seat": 1, "level": 3, "lane": 2},
                   lambda view: view["positions"]["1"],
                   "The host set Ben’s climber at level 3, lane 2, as on the table (the"
                   " companion had it at level 0, lane 0).",
@@ -33,8 +41,11 @@ CASES = {
 
 
 def playing(client, game: str) -> ApiTable:
+    """A table of ``game`` started, and its case's moves played first (``CASES``)."""
     table = ApiTable(client, game=game, players=3, seed=7).join_all()
     table.start(first_seat=0)
+    for seat, move in CASES[game][1] if game in CASES else ():
+        assert table.post_move(seat, move).status_code == 200
     return table
 
 
@@ -191,3 +202,29 @@ def test_the_correction_page_says_when_stacks_can_be_corrected_during_the_set_up
     for lang, words in (("en", "nothing can be corrected yet"),
                         ("fr", "rien ne se corrige pour l’instant")):
         assert words in log_text(host_page(client, table, "correct", lang=lang))
+
+
+def test_a_block_is_set_right_through_the_hosts_page_by_its_look(client):
+    table = playing(client, "climbers")
+    page = host_page(client, table, "correct")
+    block = re.search(r'<details[^>]*data-correct-block="C7".*?</summary>', page, re.S)
+    assert log_text(block.group(0)) == ("the violet-topped cube on level 2, next to the dark"
+                                        " blue-topped double cube")
+    assert 'data-correct-block="F1"' not in page  # the foundations have blocks on them
+    form = {"last": table.seq(), "c_type": "block", "c_block": "C7", "c_x": 4, "c_y": -3,
+            "c_top": "violet", "c_long": ""}  # a cube has no long side: the field is empty
+    assert client.post(f"/t/{table.code}/correct", data=form).status_code == 303
+    moved = next(b for b in table.view()["view"]["blocks"] if b["id"] == "C7")
+    assert (moved["x"], moved["y"], moved["z"], moved["long"]) == (4, -3, 0, None)
+    assert ("The host set the violet-topped cube on level 2, next to the yellow-topped double"
+            " cube, violet on top, as on the table (the companion had it on level 2, next to"
+            " the dark blue-topped double cube).") in log_text(host_page(client, table))
+    assert ("L’hôte a mis le cube à dessus violet au niveau 2, à côté du double cube à dessus"
+            " jaune, violet dessus, comme sur la table") in log_text(
+                host_page(client, table, lang="fr"))
+    view = table.view()
+    french = client.post(f"/t/{table.code}/correct", headers={"Accept-Language": "fr"},
+                         data={**form, "last": table.seq(), "c_x": 9, "c_y": 9})
+    assert french.status_code == 422
+    assert "Un bloc doit toucher la construction" in french.get_data(True)
+    assert table.view() == view

@@ -28,7 +28,7 @@ from companion.games.base import (
     is_seat,
     read_setup,
 )
-from companion.games.climbers import rules
+from companion.games.climbers import corrections, rules
 from companion.games.climbers.data import BLOCKS, COLOURS, FOUNDATIONS, GAME_ID, LADDERS, SEED
 from companion.games.climbers.geometry import Tower, opened_pits
 from companion.games.climbers.tower import foundations, generate
@@ -169,6 +169,14 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
                 _end_turn(new, seat)  # nothing is left to choose but the end (cl.turn.order)
         else:
             _end_turn(new, seat)
+        return new
+
+    def correct(self, state: State, correction: Move) -> State:
+        """The host sets a figure or a block where it stands at the table
+        (``corrections.py``), before the turn's first move: the turn starts again from the
+        corrected position (the height its figure begins at, what a restart puts back)."""
+        new = corrections.correct(state, correction)
+        begin_turn_here(new, new["turn"])
         return new
 
     def can_undo(self, before: State, seat: int, move: Move, after: State) -> bool:
@@ -335,6 +343,14 @@ def _start_turn(state: State, seat: int) -> None:
     state["step"], state["walked"], state["moved"] = "before", False, None
     state["blocked"].pop(str(seat), None)
     state["turns"] += 1
+    begin_turn_here(state, seat)
+
+
+def begin_turn_here(state: State, seat: int) -> None:
+    """What a turn keeps from where it begins: the height of ``seat``'s figure, the highest
+    top of all, and everything a restart puts back (``TURN_START``). Worked out at each
+    turn's start, and again when the host corrects the position before the turn's first
+    move (``corrections.correct``)."""
     built = rules.tower(state)
     state["start"] = {"height": rules.height_of(state, seat, built), "dipped": False}
     state["top_before"] = max(rules.height_of(state, s, built) for s in range(state["players"]))

@@ -241,7 +241,6 @@ def movable_problem(state: State, block_id: str, built: Tower,
                     standing: set[Square] | None = None) -> str | None:
     """Why a block cannot be moved now (a clause), or None. ``standing``: the squares the
     figures stand on (``standing_squares``), when the caller asks of many blocks."""
-    spot = state["blocks"][block_id]
     squares = built.visible(block_id)
     if standing is None:
         standing = standing_squares(state["figures"])
@@ -249,11 +248,17 @@ def movable_problem(state: State, block_id: str, built: Tower,
         return "cl.block.occupied"
     if block_id in barred(state):
         return "cl.block.stone"
-    if len(squares) < spot["w"] * spot["d"]:
+    if covered(built, block_id):
         return "cl.block.covered"
     if block_id == state["last_moved"]:
         return "cl.block.last-moved"
     return None
+
+
+def covered(built: Tower, block_id: str) -> bool:
+    """Whether anything rests on the block's top, even on part of it."""
+    spot = built.blocks[block_id]
+    return len(built.visible(block_id)) < spot["w"] * spot["d"]
 
 
 def movable(state: State, built: Tower | None = None) -> list[str]:

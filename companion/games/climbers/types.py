@@ -74,3 +74,29 @@ class View(TypedDict):
     seat: NotRequired[int]  # a seat's own view only, from here on
     reach: NotRequired[dict[str, list[str]]]  # where its figure can walk, and with what
     reach_lower: NotRequired[dict[str, list[str]]]  # the ways of those that go lower
+
+
+class FigurePlace(TypedDict):
+    """The host's correction: ``seat``'s figure stands at ``to``, a square "x,y" (a block's
+    top, or the floor of a pit walled in by blocks) or "table"."""
+
+    type: Literal["figure"]
+    seat: int
+    to: str
+
+
+class BlockPlace(TypedDict):
+    """The host's correction: ``block`` lies at ``x``, ``y`` (its corner nearest the
+    origin), ``top`` up and its long side along ``long``, as a block move puts it."""
+
+    type: Literal["block"]
+    block: str
+    x: int
+    y: int
+    top: str
+    long: str | None
+
+
+#: What the host may correct (``Climbers.correct``): a figure's place, a block's place and
+#: way of lying; nothing else.
+Correction = FigurePlace | BlockPlace

@@ -17,7 +17,7 @@ from companion.games.climbers.geometry import parse_square, shape
 from companion.games.registry import BY_ID as ENGINES
 from companion.i18n import current_lang
 from companion.i18n import gettext as _
-from companion.web.games import climbers_ask, climbers_tower
+from companion.web.games import climbers_ask, climbers_correct, climbers_tower
 from companion.web.games.climbers_build import SCREEN_SITTING, BuildWords, StepWords
 from companion.web.games.climbers_words import Words, placed_block, square_block
 from companion.web.games.spec import GameSpec
@@ -196,6 +196,26 @@ class ClimbersHelpers:
         """The seats whose figure stands on the table."""
         return sorted(int(seat) for seat, fig in (view.get("figures") or {}).items()
                       if fig.get("place") is None)
+
+    # --- "The table differs…" (games/climbers/correct.html) ---------------------------
+
+    def correct_places(self, view: dict[str, Any],
+                       seat: int) -> list[climbers_correct.Choice]:
+        """Where the host may set ``seat``'s figure: the table, or a top it may stand on."""
+        return climbers_correct.figure_places(view, self.seat_colour(view, seat), self.words)
+
+    def correct_blocks(self, view: dict[str, Any]) -> list[dict[str, Any]]:
+        """The blocks the host may set right: those with nothing on them."""
+        return climbers_correct.bare_blocks(view)
+
+    def correct_shifts(self, at: int, axis: str) -> list[climbers_correct.Choice]:
+        return climbers_correct.shifts(at, axis)
+
+    def correct_tops(self, block_id: str) -> list[climbers_correct.Choice]:
+        return climbers_correct.tops(block_id, self.colour)
+
+    def correct_longs(self, block_id: str) -> list[climbers_correct.Choice]:
+        return climbers_correct.longs(block_id)
 
     def unplaced_offered(self, view: dict[str, Any], pick: Any) -> list[str]:
         """Blocks on offer that are not in the tower yet (entering one's own tower)."""

@@ -54,7 +54,8 @@ def test_a_block_is_set_where_it_lies_resting_on_what_is_under_it():
     after = GAME.correct(state, block("C2", 4, 0, "yellow"))
     assert after["blocks"]["C2"] == {"x": 4, "y": 0, "z": 0, "w": 2, "d": 2, "h": 2,
                                      "top": "yellow", "long": None}
-    assert after["order"] == state["order"]
+    # Last in the order, as a block moved: each block rests on blocks before it.
+    assert after["order"] == [*(b for b in state["order"] if b != "C2"), "C2"]
     assert rules.movable(after) == ["C1", "C2", "H10"]  # the cube's top shows again
     on_edge = GAME.correct(state, block("H10", 0, 2, "red", "x"))["blocks"]["H10"]
     assert (on_edge["z"], on_edge["w"], on_edge["d"], on_edge["h"]) == (0, 2, 1, 2)
@@ -62,7 +63,8 @@ def test_a_block_is_set_where_it_lies_resting_on_what_is_under_it():
     stoned = dict(copy.deepcopy(state), blocked={"1": "C2"})
     assert GAME.correct(stoned, block("C2", 4, 0, "red"))["blocked"] == {"1": "C2"}
     stoned["blocked"] = {"1": "H10"}
-    assert GAME.correct(stoned, block("C2", 0, 2, "red"))["blocks"]["C2"]["z"] == 1
+    onto = GAME.correct(stoned, block("C2", 0, 2, "red"))
+    assert onto["blocks"]["C2"]["z"] == 1 and onto["order"][-1] == "C2"
 
 
 def test_a_figure_on_the_floor_of_a_pit_the_block_opened_stands_on_the_table():

@@ -99,8 +99,8 @@ def _check_block(state: State, correction: Move) -> Placed:
 def correct(state: State, correction: Move) -> State:
     """The state with the figure or the block where the table has it. A figure left on
     the floor of a pit the block no longer walls in stands on the table round the tower
-    (``cl.figure.pit-opened``), as after a move; the block keeps its place in the build
-    order. The caller starts the turn again from here (``Climbers.correct``)."""
+    (``cl.figure.pit-opened``), as after a move. The caller starts the turn again from
+    here (``Climbers.correct``)."""
     spot = check(state, correction)
     new = copy_state(state)
     new["effects"] = []
@@ -109,7 +109,11 @@ def correct(state: State, correction: Move) -> State:
         assert to is not None
         new["figures"][str(correction["seat"])] = None if to == TABLE else node_name(to)
         return new
-    new["blocks"][correction["block"]] = spot
+    block_id = correction["block"]
+    new["blocks"][block_id] = spot
+    # Last in the order, as a block moved: every block then rests on blocks before it, and
+    # the order stays one to build the tower in (the rebuild's steps).
+    new["order"] = [*(other for other in new["order"] if other != block_id), block_id]
     for seat in opened_pits(rules.tower(new), new["figures"]):
         new["figures"][seat] = None
     return new

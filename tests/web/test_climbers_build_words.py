@@ -14,7 +14,7 @@ from companion.games.climbers.data import BLOCKS
 from companion.games.climbers.geometry import Tower, building_problem, shapes
 from companion.i18n import drawing_in
 from companion.web.games.climbers import ClimbersHelpers
-from companion.web.games.climbers_build import FRAMES, BuildWords, covers, seen_from
+from companion.web.games.climbers_build import FRAMES, BuildWords, covers, rebuild_order, seen_from
 from tests.conftest import ApiTable
 from tests.web.test_climbers_words import visible_text
 
@@ -140,3 +140,26 @@ def test_a_phone_reads_the_steps_from_its_players_side(app):
     stranger = app.test_client().get(page_url)
     assert stranger.status_code == 303 and "/j/" in stranger.headers["Location"]
     assert phone.get(f"/t/{table.code}/play/extra/nothing").status_code == 404
+
+
+def cube(block_id: str, x: int, y: int, z: int = 0) -> dict[str, Any]:
+    return {"id": block_id, "kind": "cube", "top": "red", "x": x, "y": y, "z": z, "w": 2,
+            "d": 2, "h": 2}
+
+
+def test_a_rebuild_builds_from_the_table_up_each_block_against_one_standing(app):
+    """The tower as it stands after blocks moved: a cube placed against one later moved
+    away and back (C2, before C3 that it now touches), one on top (C4, on C1 and C3). The
+    rebuild takes C3 before C2, and C4 once both under it stand; a part standing apart
+    (a tower split by a block moved) is said to stand apart, naming no block."""
+    placed = [cube("C1", 0, 0), cube("C2", 4, 0), cube("C3", 2, 0), cube("C4", 1, 0, 2)]
+    assert [b["id"] for b in rebuild_order(placed)] == ["C1", "C3", "C2", "C4"]
+    assert [b["id"] for b in rebuild_order([placed[3], *placed[:3]])] == [
+        "C1", "C3", "C4", "C2"]
+    split = [cube("C1", 0, 0), cube("C2", 5, 0)]
+    assert rebuild_order(split) == split
+    with app.test_request_context(), drawing_in("en"):
+        words = BuildWords(ClimbersHelpers().colour, ClimbersHelpers().kind)
+        said = words.step(split, 2, "ahead")
+        assert said.place == "On the table, apart from the blocks standing, as the picture shows"
+        assert said.named == ()

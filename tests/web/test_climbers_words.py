@@ -14,7 +14,7 @@ from companion.games.climbers import Climbers
 from companion.i18n import drawing_in
 from companion.web.clauses import clause_text
 from companion.web.games.climbers import ClimbersHelpers
-from companion.web.games.climbers_words import _neighbour, _touching, neighbour
+from companion.web.games.climbers_words import _neighbour, neighbour, touching
 from companion.web.services import services
 from tests.conftest import ApiTable, make_app
 
@@ -33,7 +33,7 @@ def found_by_description(view: dict[str, Any], block: dict[str, Any]) -> list[st
     named = neighbour(view, block)
     return [b["id"] for b in blocks
             if looks(b) == looks(block) and b["z"] + b["h"] == block["z"] + block["h"]
-            and (named is None or any(_touching(b, n) and looks(n) == looks(named)
+            and (named is None or any(touching(b, n) and looks(n) == looks(named)
                                       for n in blocks))]
 
 

@@ -18,7 +18,12 @@ from companion.games.registry import BY_ID as ENGINES
 from companion.i18n import current_lang
 from companion.i18n import gettext as _
 from companion.web.games import climbers_ask, climbers_correct, climbers_tower
-from companion.web.games.climbers_build import SCREEN_SITTING, BuildWords, StepWords
+from companion.web.games.climbers_build import (
+    SCREEN_SITTING,
+    BuildWords,
+    StepWords,
+    rebuild_order,
+)
 from companion.web.games.climbers_words import Words, placed_block, square_block
 from companion.web.games.spec import GameSpec
 
@@ -117,6 +122,11 @@ class ClimbersHelpers:
         """Build step ``step`` in words, from the builder's side (``build_side``)."""
         return BuildWords(self.colour, self.kind).step(view.get("blocks") or [], step,
                                                        self.build_side(sitting))
+
+    def rebuild_view(self, view: dict[str, Any]) -> dict[str, Any]:
+        """The view with its blocks in an order to build the tower again from the table up
+        (``rebuild_order``): what "Rebuild the tower" steps through."""
+        return {**view, "blocks": rebuild_order(view.get("blocks") or [])}
 
     def colour(self, name: str | None) -> str:
         return self._name("colours", name)
@@ -231,4 +241,4 @@ def _block_item(item_id: str, record: str) -> str:
 
 
 SPEC = GameSpec(engine=ENGINES["climbers"], helpers=ClimbersHelpers(),
-                extras=("build", "build_step"))
+                extras=("build", "build_step", "rebuild", "rebuild_step", "rebuild_page"))

@@ -20,6 +20,7 @@ from typing import Any
 from companion.games.climbers.data import BLOCKS
 from companion.i18n import gettext as _
 from companion.i18n import listed, ngettext
+from companion.web.games.climbers_words import touching
 
 Block = dict[str, Any]
 
@@ -283,13 +284,13 @@ class BuildWords:
         seen = seen_from(new, sitting)
         if new["z"] > 0:
             return self._on_top(standing, seen, sitting)
-        touching = []
+        contacts = []
         for order, block in enumerate(standing):
             box = seen_from(block, sitting)
             found = self._against(seen, box)
             if found is not None:
-                touching.append((order, block, box, *found))
-        hidden = covers(standing) if touching else {}
+                contacts.append((order, block, box, *found))
+        hidden = covers(standing) if contacts else {}
 
         def rank(found: tuple[int, Block, Seen, str, str, int]) -> tuple[Any, ...]:
             """A block whose top colour shows, the longest contact, a grey foundation
@@ -300,9 +301,11 @@ class BuildWords:
             return (block["id"] in hidden, -contact, block["kind"] != "foundation",
                     sum(_look(other, hidden) == look for other in standing) > 1, order)
 
-        if not touching:  # the first block: every other one touches the construction
+        if not contacts and standing:  # a part of its own: a tower split by a block moved
+            return _("On the table, apart from the blocks standing, as the picture shows"), ()
+        if not contacts:  # the first block: every other one touches the construction
             return _("On the table, in the middle"), ()
-        _order, block, box, side, axis, _contact = min(touching, key=rank)
+        _order, block, box, side, axis, _contact = min(contacts, key=rank)
         name = self.name(block, standing, sitting, hidden)
         against = {
             "left": lambda: _("against the left side of the %(block)s", block=name),
@@ -354,3 +357,27 @@ class BuildWords:
         new = blocks[n - 1]
         place, named = self.place(blocks[:n - 1], new, sitting)
         return StepWords(self.block(new, sitting), place, named)
+
+
+def rebuild_order(blocks: list[Block]) -> list[Block]:
+    """The tower as it stands, in an order to build it again from the table up: each block
+    after every block under it and, on the table, after a block it stands against where
+    one can be (a tower split by a block moved has parts of their own). Blocks go in the
+    order they were placed in (``blocks``, in which each rests on blocks before it)
+    wherever that order allows."""
+    left: list[Block] = list(blocks)
+    built: list[Block] = []
+    standing: set[str] = set()
+    while left:
+        ready = [block for block in left if all(
+            other["id"] in standing for other in blocks if other["z"] + other["h"] == block["z"]
+            and _overlap(block["x"], block["x"] + block["w"], other["x"], other["x"] + other["w"])
+            and _overlap(block["y"], block["y"] + block["d"], other["y"],
+                         other["y"] + other["d"]))]
+        joined = [block for block in ready if not built or block["z"] > 0
+                  or any(touching(block, other) for other in built)]
+        chosen = (joined or ready or left)[0]
+        left.remove(chosen)
+        built.append(chosen)
+        standing.add(chosen["id"])
+    return built

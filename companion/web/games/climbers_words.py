@@ -103,7 +103,7 @@ def placed_block(view: dict[str, Any], block_id: Any) -> Block | None:
     return _tower(view).by_id.get(block_id) if isinstance(block_id, str) else None
 
 
-def _touching(a: Block, b: Block) -> bool:
+def touching(a: Block, b: Block) -> bool:
     """Side by side, face to face, at some common height."""
     if a["id"] == b["id"] or not (a["z"] < b["z"] + b["h"] and b["z"] < a["z"] + a["h"]):
         return False
@@ -129,7 +129,7 @@ def neighbour(view: dict[str, Any], block: Block) -> Block | None:
 
 
 def _neighbour(blocks: list[Block], block: Block) -> Block | None:
-    near = [b for b in blocks if _touching(block, b)]
+    near = [b for b in blocks if touching(block, b)]
     level = block["z"] + block["h"]
     alike = [b for b in blocks if b["id"] != block["id"] and _looks(b) == _looks(block)
              and b["z"] + b["h"] == level]
@@ -137,7 +137,7 @@ def _neighbour(blocks: list[Block], block: Block) -> Block | None:
     def confusions(named: Block) -> int:
         """How many look-alikes also stand beside a block that looks like ``named``."""
         return sum(1 for other in alike
-                   if any(_touching(other, b) and _looks(b) == _looks(named) for b in blocks))
+                   if any(touching(other, b) and _looks(b) == _looks(named) for b in blocks))
 
     return min(near, key=lambda b: (confusions(b), -(b["z"] + b["h"]), b["id"]), default=None)
 

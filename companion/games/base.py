@@ -69,31 +69,37 @@ class Option:
 
     def parse(self, raw: Any) -> Any:
         """Turn a form or JSON value into this option's value, or raise ValueError."""
-        if self.kind == "bool":
-            if isinstance(raw, bool):
-                return raw
-            if isinstance(raw, str) and raw.lower() in {"1", "true", "on", "yes"}:
-                return True
-            if isinstance(raw, str) and raw.lower() in {"0", "false", "off", "no", ""}:
-                return False
+        parse = {"bool": self._parse_bool, "int": self._parse_int,
+                 "choice": self._parse_choice}.get(self.kind)
+        if parse is None:
             raise ValueError(self.key)
-        if self.kind == "int":
-            if isinstance(raw, bool):
-                raise ValueError(self.key)
-            try:
-                value = int(raw)
-            except (TypeError, ValueError):
-                raise ValueError(self.key) from None
-            if self.low is not None and value < self.low:
-                raise ValueError(self.key)
-            if self.high is not None and value > self.high:
-                raise ValueError(self.key)
-            return value
-        if self.kind == "choice":
-            if raw not in self.choices:
-                raise ValueError(self.key)
+        return parse(raw)
+
+    def _parse_bool(self, raw: Any) -> bool:
+        if isinstance(raw, bool):
             return raw
+        if isinstance(raw, str) and raw.lower() in {"1", "true", "on", "yes"}:
+            return True
+        if isinstance(raw, str) and raw.lower() in {"0", "false", "off", "no", ""}:
+            return False
         raise ValueError(self.key)
+
+    def _parse_int(self, raw: Any) -> int:
+        if isinstance(raw, bool):
+            raise ValueError(self.key)
+        try:
+            value = int(raw)
+        except (TypeError, ValueError):
+            raise ValueError(self.key) from None
+        if (self.low is not None and value < self.low) or \
+                (self.high is not None and value > self.high):
+            raise ValueError(self.key)
+        return value
+
+    def _parse_choice(self, raw: Any) -> Any:
+        if raw not in self.choices:
+            raise ValueError(self.key)
+        return raw
 
 
 @dataclass(frozen=True)

@@ -73,43 +73,52 @@ def too_many_connections() -> Response:
     return response
 
 
+def check_request() -> Response | None:
+    """Refuse, before any view runs, what no view may serve: over the connection cap, a
+    foreign Host or Origin, a body too large, a websocket handshake cut short."""
+    if request.environ.get(OVER_CONNECTION_CAP):
+        return too_many_connections()
+    if not host_allowed():
+        return refusal_response("table.bad-host")
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    if request.content_length is not None and request.content_length > limit:
+        return refusal_response("table.too-large")
+    unsafe = request.method not in {"GET", "HEAD", "OPTIONS"}
+    upgrading = request.headers.get("Upgrade", "").lower() == "websocket"
+    if (unsafe or upgrading) and not origin_allowed():
+        return refusal_response("table.bad-origin")
+    if upgrading and not handshake_complete():
+        return refusal_response("table.bad-request", detail="websocket handshake")
+    return None
+
+
+def set_headers(response: Response) -> Response:
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    if response.mimetype not in SUBRESOURCES:
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers["Referrer-Policy"] = "same-origin"
+        response.headers["X-Frame-Options"] = "DENY"
+    if response.mimetype == "text/html" or request.path.startswith("/api/"):
+        response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
+def http_error(error: HTTPException) -> Response:
+    """An HTTP error (404, 405…) as a refusal in the reader's words."""
+    status = error.code or 500
+    rule = STATUS_RULES.get(status, "table.bad-request")
+    return refusal_response(rule, status=status, detail=error.description or "")
+
+
+def unexpected(error: Exception) -> Response:
+    """A fault of the server: logged, and answered with a refusal, never a traceback."""
+    current_app.logger.exception("unexpected error")
+    return refusal_response("table.server-error")
+
+
 def init_app(app: Flask) -> None:
-    @app.before_request
-    def check_request() -> Response | None:
-        if request.environ.get(OVER_CONNECTION_CAP):
-            return too_many_connections()
-        if not host_allowed():
-            return refusal_response("table.bad-host")
-        limit = current_app.config["MAX_CONTENT_LENGTH"]
-        if request.content_length is not None and request.content_length > limit:
-            return refusal_response("table.too-large")
-        unsafe = request.method not in {"GET", "HEAD", "OPTIONS"}
-        upgrading = request.headers.get("Upgrade", "").lower() == "websocket"
-        if (unsafe or upgrading) and not origin_allowed():
-            return refusal_response("table.bad-origin")
-        if upgrading and not handshake_complete():
-            return refusal_response("table.bad-request", detail="websocket handshake")
-        return None
-
-    @app.after_request
-    def set_headers(response: Response) -> Response:
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        if response.mimetype not in SUBRESOURCES:
-            response.headers.setdefault("Content-Security-Policy", CSP)
-            response.headers["Referrer-Policy"] = "same-origin"
-            response.headers["X-Frame-Options"] = "DENY"
-        if response.mimetype == "text/html" or request.path.startswith("/api/"):
-            response.headers.setdefault("Cache-Control", "no-store")
-        return response
-
-    @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException) -> Response:
-        status = error.code or 500
-        rule = STATUS_RULES.get(status, "table.bad-request")
-        return refusal_response(rule, status=status, detail=error.description or "")
-
-    @app.errorhandler(Exception)
-    def unexpected(error: Exception) -> Response:
-        current_app.logger.exception("unexpected error")
-        return refusal_response("table.server-error")
-
+    """Check every request before it is served, and give every answer its headers."""
+    app.before_request(check_request)
+    app.after_request(set_headers)
+    app.register_error_handler(HTTPException, http_error)
+    app.register_error_handler(Exception, unexpected)

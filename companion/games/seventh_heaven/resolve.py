@@ -102,6 +102,16 @@ def move_pieces(state: State, targets: dict[str, int]) -> list[int]:
     Targets past 7th Heaven stop there, targets behind the start stop at the start
     (number cards never ask for that: rules refuse them first).
     """
+    landed, arrived = _place(state, targets)
+    swap_spaces = [space for space in sorted(landed) if _event(state, space, landed[space])]
+    if arrived:
+        _arrive(state, arrived)
+    return swap_spaces
+
+
+def _place(state: State, targets: dict[str, int]) -> tuple[dict[int, list[str]], list[str]]:
+    """Put each piece on its target (held at 7th Heaven and at the start); returns the
+    pieces that landed on each space below 7th Heaven, and those that arrived there."""
     last = state["last"]
     heaven = state["heaven"]
     landed: dict[int, list[str]] = {}
@@ -123,27 +133,29 @@ def move_pieces(state: State, targets: dict[str, int]) -> list[int]:
             arrived.append(colour)
         else:
             landed.setdefault(target, []).append(colour)
-    swap_spaces = []
-    for space in sorted(landed):
-        event = EVENTS.get(space)
-        if event is None:
-            continue
-        if event["kind"] == "move":
-            for colour in landed[space]:
-                state["pieces"][colour] = event["to"]
-            for record in last["moves"]:
-                if record["piece"] in landed[space]:  # where it landed, and where it went
-                    record["via"], record["to"] = space, event["to"]
-            last["events"].append(
-                {"space": space, "rule": event["rule"], "pieces": landed[space], "to": event["to"]}
-            )
-        else:
-            if len(landed[space]) > 1:
-                _note(last, "7h.event.once")
-            swap_spaces.append(space)
-    if arrived:
-        _arrive(state, arrived)
-    return swap_spaces
+    return landed, arrived
+
+
+def _event(state: State, space: int, pieces: list[str]) -> bool:
+    """Apply the event of ``space`` where ``pieces`` landed: a move-on event sends them on
+    at once; returns whether it is a swap event, for the mover to decide on."""
+    event = EVENTS.get(space)
+    if event is None:
+        return False
+    last = state["last"]
+    if event["kind"] != "move":
+        if len(pieces) > 1:
+            _note(last, "7h.event.once")
+        return True
+    for colour in pieces:
+        state["pieces"][colour] = event["to"]
+    for record in last["moves"]:
+        if record["piece"] in pieces:  # where it landed, and where it went
+            record["via"], record["to"] = space, event["to"]
+    last["events"].append(
+        {"space": space, "rule": event["rule"], "pieces": pieces, "to": event["to"]}
+    )
+    return False
 
 
 def _note(last: dict[str, Any], rule: str) -> None:

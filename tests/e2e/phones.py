@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from playwright.sync_api import Browser, Locator, Page, expect
 
@@ -41,14 +43,43 @@ WATCH_REQUESTS = """() => {
 QUIET = "() => window.__quiet.asking === 0 && performance.now() - window.__quiet.at > 300"
 
 
+#: Chromium counts a tap as the second of a double tap when it comes within about 400 ms and
+#: 60 CSS px of the last one (measured with touch at 360 × 740); a tap of its own waits out
+#: this long after a tap this near.
+APART_MS, NEAR_PX = 600, 100
+#: Each page's last tap: when (time.monotonic) and where (its point in the viewport).
+_last_taps: WeakKeyDictionary[Page, tuple[float, float, float]] = WeakKeyDictionary()
+
+
+def tap(control: Locator, force: bool = False) -> None:
+    """A finger's tap on ``control``, a tap of its own as a player's are: never the second
+    of a double tap with the page's last tap, which the phone's browser would count as one
+    (``companion.js`` makes no move of it). ``force``: a control drawn aria-disabled, which
+    still answers a tap."""
+    control.scroll_into_view_if_needed()
+    box = control.bounding_box()
+    assert box is not None, control
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page = control.page
+    last = _last_taps.get(page)
+    if last is not None and abs(last[1] - x) + abs(last[2] - y) < NEAR_PX:
+        wait = APART_MS - (time.monotonic() - last[0]) * 1000
+        if wait > 0:
+            page.wait_for_timeout(wait)
+    control.tap(force=force)
+    _last_taps[page] = (time.monotonic(), x, y)
+
+
 def open_phone(browser: Browser, join_url: str, name: str, seat: int) -> Page:
     context = browser.new_context(**PHONE)
     context.add_init_script(RECORD_DEVICE_CALLS)
     page = context.new_page()
     page.goto(join_url)
     page.fill("input[name=name]", name)
-    page.check(f"input[name=seat][value='{seat}']")
-    page.click("button[type=submit]")
+    chosen_seat = page.locator(f"input[name=seat][value='{seat}']")
+    tap(chosen_seat)
+    expect(chosen_seat).to_be_checked()
+    tap(page.locator("button[type=submit]"))
     page.wait_for_url(re.compile(r"/play$"))
     expect(page.locator("#status")).to_contain_text("Waiting for the host")
     return page
@@ -88,7 +119,7 @@ def tap_through(page: Page, move: dict[str, Any] | None,
     for _ in range(10):
         confirm = picker.locator("form.confirm button[data-confirm-move]")
         if confirm.count():
-            confirm.click()
+            tap(confirm)
             return taps + 1
         key = picker.get_attribute("data-key")
         step = picker.get_attribute("data-step")
@@ -105,8 +136,9 @@ def tap_through(page: Page, move: dict[str, Any] | None,
         if move is None and boxes.count():
             wanted = int(re.search(r"(\d+)", picker.locator("h2").inner_text()).group(1))
             for index in range(wanted):
-                boxes.nth(index).check()
-            picker.locator("button[type=submit]").click()
+                tap(boxes.nth(index))
+                expect(boxes.nth(index)).to_be_checked()
+            tap(picker.locator("button[type=submit]"))
             taps += wanted + 1
         else:
             found = target(key)
@@ -115,7 +147,7 @@ def tap_through(page: Page, move: dict[str, Any] | None,
                 found = options.first if move is None else picker.locator(
                     f"button.option[data-value='{move[key]}']")
             settles = found.get_attribute("data-confirm-move") is not None
-            found.click()
+            tap(found)
             taps += 1
             if settles:
                 return taps
@@ -129,7 +161,7 @@ def take_turn(page: Page) -> int:
     playable = page.locator("#private .cardbtn.playable")
     taps = 0
     if playable.count():
-        playable.first.click()
+        tap(playable.first)
         expect(page.locator("#picker")).to_have_attribute("data-step", "1")
         taps = 1
     return taps + tap_through(page, None)

@@ -1,6 +1,7 @@
-"""Three phones and the table screen play a seeded game of Heuchel & Meuchel in Chromium:
-set-up on the phones, moves on the ladder, favours with a second turn, an arrogance
-discard, and no card on any screen that its viewer may not see."""
+"""Three phones and the table screen play a seeded game of Heuchel & Meuchel in Chromium,
+the phones at 360 × 740 with touch, every move made by taps: set-up on the phones, moves on
+the ladder, favours with a second turn, an arrogance discard, and no card on any screen that
+its viewer may not see."""
 
 from __future__ import annotations
 
@@ -14,7 +15,14 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from companion.games.heuchel_meuchel import HeuchelMeuchel, board
 from support.hm_strategy import choose
 from tests.conftest import ApiTable
-from tests.e2e.phones import no_horizontal_scroll, seated_page, seq_of, start_table, tap_through
+from tests.e2e.phones import (
+    no_horizontal_scroll,
+    seated_page,
+    seq_of,
+    start_table,
+    tap,
+    tap_through,
+)
 from tests.e2e.test_phone_layout_browser import play_until
 from tests.web.test_heuchel_meuchel_api import SEED, card_ids, own_cards, public_cards
 
@@ -78,10 +86,10 @@ def test_three_phones_and_the_screen_play_a_whole_game(browser: Browser, live_se
             dimmed = phone.locator(f"#private .stackbtn.dimmed:is({', '.join(stuck)})") \
                 if stuck else None
             if dimmed is not None and dimmed.count():
-                dimmed.first.click(force=True)  # aria-disabled: still answers a tap
+                tap(dimmed.first, force=True)  # aria-disabled: still answers a tap
                 expect(phone.locator("#notice .rule-id a")).to_have_attribute(
                     "href", re.compile(r"^/rules/heuchel-meuchel/hm\.[a-z.-]+\?table="))
-                phone.locator("#notice [data-dismiss]").click()
+                tap(phone.locator("#notice [data-dismiss]"))
                 refused = True
         seq = seq_of(phone)
         taps.setdefault(move["type"], []).append(tap_move(phone, move))

@@ -17,7 +17,7 @@ from companion.web.services import services
 from support.hm_strategy import choose as choose_hm
 from support.sr_strategy import choose as choose_sr
 from tests.conftest import ApiTable
-from tests.e2e.phones import no_horizontal_scroll, seated_page
+from tests.e2e.phones import no_horizontal_scroll, seated_page, tap
 from tests.web.hostile_kit import random_move
 
 pytestmark = pytest.mark.e2e
@@ -102,7 +102,7 @@ def test_heuchel_meuchel_opens_on_the_players_stacks_and_names_each_top_card(
     # A stack of several cards chosen: it stays in sight above the longer question.
     row = next(stack["row"] for stack in mine if len(stack["cards"]) > 1
                and phone.locator(f"#private .stackbtn.playable[data-row='{stack['row']}']").count())
-    phone.locator(f"#private .stackbtn.playable[data-row='{row}']").click()
+    tap(phone.locator(f"#private .stackbtn.playable[data-row='{row}']"))
     expect(phone.locator("#private .rung.chosen")).to_have_count(1)
     in_sight(phone, phone.locator("#private .rung.chosen"))
     assert no_horizontal_scroll(phone)
@@ -177,7 +177,7 @@ def test_skyrunner_shows_the_offer_while_choosing_and_each_place_its_lane(
     # A card of the hand tapped now: the refusal points at the places, above the hand.
     reach, hand = box(phone.locator(".sr-reach")), box(phone.locator(".sr-hand"))
     assert reach["y"] + reach["height"] <= hand["y"]
-    phone.locator("#private .sr-hand .cardbtn").first.click(force=True)
+    tap(phone.locator("#private .sr-hand .cardbtn").first, force=True)  # aria-disabled
     expect(phone.locator("#notice")).to_contain_text("just above your hand")
     assert no_horizontal_scroll(phone)
     phone.context.close()

@@ -1,6 +1,7 @@
 """Three phones and the table screen play a seeded game of SkyRunner to the roof in
-Chromium: secret choices, reveals, a tied auction, a Surprise, a sabotage and a fall that
-drags another climber down, with no card on any screen that its viewer may not see."""
+Chromium, the phones at 360 × 740 with touch, every move made by taps: secret choices,
+reveals, a tied auction, a Surprise, a sabotage and a fall that drags another climber down,
+with no card on any screen that its viewer may not see."""
 
 from __future__ import annotations
 

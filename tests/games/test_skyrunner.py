@@ -1786,3 +1786,14 @@ def test_a_card_tapped_while_a_decision_waits_names_that_decision():
     assert G.why_not(holder, 1, {"card": hand(holder, 1)[0]}).rule == "sr.deck.first"
     fall_offer = build(3, offer=fall(2), hands={0: kit(0, climb(3))})
     assert G.why_not(fall_offer, 0, {"card": climb(3)}).rule == "sr.fall.bid-only"
+
+
+def test_a_card_tapped_after_a_place_names_the_climb_not_the_turn():
+    """A place picked, then a card of the hand: the card is what the player asks about, and
+    the climb comes first (it used to say "not your decision" to the climber)."""
+    state = STATES[2]
+    seat = pending(state)[0]
+    level, lane = next((m["level"], m["lane"]) for m in G.legal_moves(state, seat))
+    for card in hand(state, seat):
+        chosen = {"level": level, "lane": lane, "card": card}
+        assert G.why_not(state, seat, chosen).rule == "sr.climb.first"

@@ -246,11 +246,11 @@ ORDER = Order(
 
 def why_not(state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove:
     """The rule that stops every move with the values ``chosen`` (see ``Game.why_not``):
-    a card of the hand tapped now names the decision the round waits for; a place on the
-    wall, what keeps the climber from it."""
+    a card of the hand tapped now names the decision the round waits for, whatever place
+    was picked before it; a place on the wall, what keeps the climber from it."""
     card, level, lane = chosen.get("card"), chosen.get("level"), chosen.get("lane")
     attempts = [{"type": "choose", "card": card}] if is_int(card) else []
-    if is_int(level) and is_int(lane):  # a place on the wall the climber can't reach
+    if not attempts and is_int(level) and is_int(lane):  # a place the climber can't reach
         attempts = [{"type": "climb", "level": level, "lane": lane}]
     return first_refusal(lambda move: check(state, seat, move), attempts,
                          IllegalMove("sr.turn.wait"))

@@ -23,7 +23,7 @@ from companion.web.cookies import seat_token
 from companion.web.jsonread import Unreadable
 from companion.web.picker import parse_chosen
 from companion.web.regions import mark_shown, page_memory, regions
-from companion.web.render import viewer_context
+from companion.web.render import choice_stands, viewer_context
 from companion.web.responses import (
     refusal_body,
     refusal_response,
@@ -154,7 +154,8 @@ def move(code: str) -> Response:
 @bp.get("/t/<code>/explain")
 def explain(code: str) -> Response | str:
     """Why a card, a stack or a square the phone shows dimmed can't be chosen now: the rule
-    it would break, in a sheet at the bottom of the screen, where the finger is."""
+    it would break, in a sheet at the bottom of the screen, where the finger is. A card at
+    rest beside a choice made says how to change it."""
     table, seat = seated(code)
     try:
         chosen = parse_chosen(request.args.get("pick"))
@@ -163,6 +164,8 @@ def explain(code: str) -> Response | str:
     except ValueError:
         return refusal_response("table.bad-request", detail="pick")
     error = tables().explain(table, seat, chosen)
+    if error is None and choice_stands(table, seat, chosen):
+        error = TableError("table.choice-stands")  # changed only once the player asks to
     if error is None:  # the table moved on and it may be chosen now: ask on from there
         return pick(code)
     notice = refusal_body(error.rule, table.row.game, **error.params)

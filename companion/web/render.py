@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, current_app, url_for
@@ -135,6 +136,21 @@ def pick_context(table: Table, seat: int, moves: list[dict[str, Any]],
     }
 
 
+def standing_pick(game_id: str, view: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The pick that starts changing a choice the viewer has made and may still change (a
+    game helper's ``standing``: SkyRunner's secret card), or None."""
+    standing_of = getattr(registered()[game_id].helpers, "standing", None)
+    return standing_of(view) if standing_of and view else None
+
+
+def choice_stands(table: Table, seat: int, chosen: dict[str, Any]) -> bool:
+    """Whether ``chosen`` would change a choice ``seat`` has made without the player asking
+    to first (the ``standing_pick``): a card at rest, tapped."""
+    with table.lock:
+        change = standing_pick(table.row.game, table.view_for(seat))
+    return change is not None and not has_values(chosen, change)
+
+
 def pick_json(picked: dict[str, Any], **values: Any) -> str:
     """What the player picked so far and ``values``, as a pick address carries them (a
     value chosen anew clears the answers given after it, see ``picker.anew``)."""
@@ -194,9 +210,8 @@ def viewer_context(table: Table, seat: int | None, is_host: bool = False,
         }
         context.update(free_turns(table, context["seats"]))
         if seat is not None and moves:
-            standing_of = getattr(registered()[table.row.game].helpers, "standing", None)
             context.update(pick_context(table, seat, moves, chosen or {},
-                                        standing_of(view) if standing_of and view else None))
+                                        standing_pick(table.row.game, view)))
         if seat is not None:
             context["why_url"] = why_url(table.code, context.get("picked", {}))
     return context

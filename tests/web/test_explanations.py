@@ -30,8 +30,9 @@ RULE = re.compile(r'id="notice"[^>]*data-rule="([^"]+)"')
 #: A deal per game that shows many dimmed things early; any other game plays deal 5.
 SEEDS = {"heuchel-meuchel": 6, "skyrunner": 7, "climbers": 8}
 MOVES = {"heuchel-meuchel": 70, "climbers": 24}
-#: Platform answers a dimmed thing may give: the game not running, or the seat waiting.
-PLATFORM = {"table.not-playing"}
+#: Platform answers a dimmed thing may give: the game not running; a card at rest beside a
+#: choice made, which changes only once the player asks to.
+PLATFORM = {"table.not-playing", "table.choice-stands"}
 
 
 def explain_urls(page: str, blocks: list[str] | None = None) -> list[str]:

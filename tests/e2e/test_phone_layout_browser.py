@@ -6,6 +6,7 @@ a refusal points where the answer is."""
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from typing import Any
@@ -185,11 +186,19 @@ def test_skyrunner_shows_the_offer_while_choosing_and_each_place_its_lane(
 
 #: Each game's busiest question at 360 × 740 (the most lines and buttons in the panel), found
 #: by measuring every mover's panel over seeded random play (seed 5, four players): the
-#: moves played before it, the seat asked, and the question; and Heuchel & Meuchel's choice
-#: of a column, which covered half the screen.
-BUSIEST = [("heuchel-meuchel", 54, 1, "type"), ("heuchel-meuchel", 0, 0, "column"),
-           ("seventh-heaven", 23, 0, "type"), ("skyrunner", 9, 0, "type"),
-           ("climbers", 11, 0, "type")]
+#: moves played before it, the seat asked, the question, and the answers given before it.
+#: The busiest first questions, which the panel stuck to the bottom holds (Heuchel &
+#: Meuchel's choice of a column covered half the screen); then each card game's busiest of
+#: all, measured at every question of every mover's moves over 150 moves, which take their
+#: place in the page: 7th Heaven's partner card to take at a swap space (563 px), Heuchel &
+#: Meuchel's count of a tall stack's cards (531 px), SkyRunner's sabotage victim (345 px).
+#: The Climbers' panel always lies in the page.
+BUSIEST = [("heuchel-meuchel", 54, 1, "type", {}), ("heuchel-meuchel", 0, 0, "column", {}),
+           ("seventh-heaven", 23, 0, "type", {}), ("skyrunner", 9, 0, "type", {}),
+           ("climbers", 11, 0, "type", {}),
+           ("seventh-heaven", 4, 3, "take", {"type": "event-swap"}),
+           ("heuchel-meuchel", 67, 2, "count", {"row": 7}),
+           ("skyrunner", 9, 0, "target", {"type": "sabotage"})]
 #: How much of the screen's height the panel stuck to the bottom may cover.
 PANEL_SHARE = 0.4
 PANEL = """() => {
@@ -205,9 +214,10 @@ PANEL = """() => {
 }"""
 
 
-@pytest.mark.parametrize(("game", "played", "seat", "key"), BUSIEST)
+@pytest.mark.parametrize(("game", "played", "seat", "key", "pick"), BUSIEST)
 def test_the_panel_leaves_the_hand_in_view_in_the_busiest_question(
-        browser: Browser, live_server, game: str, played: int, seat: int, key: str):
+        browser: Browser, live_server, game: str, played: int, seat: int, key: str,
+        pick: dict[str, Any]):
     table = ApiTable(live_server["app"].test_client(), game=game, players=4, seed=5).join_all()
     table.start(first_seat=0)
     rng = random.Random(5)
@@ -218,6 +228,8 @@ def test_the_panel_leaves_the_hand_in_view_in_the_busiest_question(
         assert found is not None
         assert table.post_move(*found).status_code == 200
     phone = seated_page(browser, live_server["base"], table, seat)
+    if pick:
+        phone.goto(f"{live_server['base']}/t/{table.code}/play?pick={json.dumps(pick)}")
     expect(phone.locator("#picker")).to_have_attribute("data-key", key)
     measured = phone.evaluate(PANEL)
     assert measured["covers"] <= PANEL_SHARE * 740, measured

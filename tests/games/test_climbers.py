@@ -722,10 +722,12 @@ def test_five_figures_on_a_lying_double_cube():
 
 def test_figure_step():
     """cl.figure.step, the rulebook's picture: the red figure climbs two blocks in one walk,
-    one unit at a time; without a ladder no step climbs 2; stepping down has no limit."""
+    one unit at a time; without a ladder no step climbs 2 (and with none left, C2 is out of
+    reach); stepping down has no limit."""
     state = table(2, (*STAIRS, ("C2", 0, 3, "grey")))  # C2 stands alone, 2 high
-    state["ladders"]["0"] = []
     refused(state, 0, walk("0,3"), "cl.figure.step")
+    state["ladders"]["0"] = []
+    refused(state, 0, walk("0,3"), "cl.figure.reach")
     after = allowed(state, 0, walk("3,1"))
     assert height(after, 0) == 2 and after["ladders"]["0"] == []
     tall = table(2, (("D1", 0, 0, "red"),), figures={0: "0,0"})
@@ -867,15 +869,14 @@ def test_ladder_short():
 
 
 def test_ladder_long():
-    """cl.ladder.long: the long ladder climbs a step of 2, 3 or 4, and no more (two
-    foundations stacked make a step of 12)."""
+    """cl.ladder.long: the long ladder climbs a step of 2, 3 or 4; a step of 1 needs no
+    ladder. (A top higher than any way of such steps is out of reach: cl.figure.reach.)"""
     state = table(2, (("C1", 0, 0, "grey"), ("C2", 2, 0, "grey"), ("H9", 2, 0, "grey"),
-                      ("D7", 4, 0, "grey"), ("F1", 0, 4, "grey"), ("F2", 0, 4, "grey")))
+                      ("D7", 4, 0, "grey"), ("H10", 0, 4, "grey")))
     for to, rise in (("0,0", 2), ("2,0", 3), ("4,0", 4)):
         after = allowed(state, 0, walk(to, "long"))
         assert height(after, 0) == rise and after["ladders"]["0"] == ["short"]
-    refused(state, 0, walk("0,4", "long"), "cl.ladder.long")
-    refused(state, 0, walk("0,4", "short+long"), "cl.ladder.long")
+    refused(state, 0, walk("0,4", "long"), "cl.ladder.long")  # a step of 1
 
 
 def test_ladder_once():
@@ -883,7 +884,7 @@ def test_ladder_once():
     state = table(2, (("C1", 0, 0, "grey"), ("H9", 0, 0, "grey")))
     state["ladders"]["0"] = ["short"]
     refused(state, 0, walk("0,0", "long"), "cl.ladder.once")
-    refused(state, 0, walk("0,0", "short"), "cl.ladder.once")
+    refused(state, 0, walk("0,0", "short"), "cl.figure.reach")  # the short one climbs 2
     state["ladders"]["0"] = ["short", "long"]
     after = allowed(state, 0, walk("0,0", "long"))
     assert after["ladders"]["0"] == ["short"]
@@ -891,15 +892,13 @@ def test_ladder_once():
 
 
 def test_ladder_chain():
-    """cl.ladder.chain: a standing foundation (6) beside the table: no single step climbs 6,
-    not even with both ladders set one after the other. With a cube beside it to stand on
-    between them (2, then 4) both ladders take the figure up."""
-    state = table(2, (("F1", 0, 0, "grey"),))
+    """cl.ladder.chain: a standing foundation (6) with a half-cube (1) beside it: no single
+    step climbs 5, not even with both ladders set one after the other, where the way round
+    by the yellow cube would take red up. With a grey cube beside it to stand on between
+    them (2, then 4) both ladders take the figure up."""
+    state = table(2, (("F1", 0, 0, "grey"), ("C1", 0, 2, "yellow"), ("H9", 2, 0, "grey")))
     refused(state, 0, walk("0,0", "short+long"), "cl.ladder.chain")
     refused(state, 0, walk("0,0", "long"), "cl.ladder.chain")
-    five = table(2, (("F1", 0, 0, "grey"), ("H9", 2, 0, "grey"), ("D1", 2, 0, "red")))
-    assert Tower(five["blocks"]).height((2, 0)) == 5
-    refused(five, 0, walk("2,0", "short+long"), "cl.ladder.chain")
     steps = table(2, (("F1", 0, 0, "grey"), ("C1", 2, 0, "grey")))
     after = allowed(steps, 0, walk("0,0", "short+long"))
     assert height(after, 0) == 6 and after["ladders"]["0"] == []
@@ -921,7 +920,23 @@ def test_a_climb_from_the_table_names_the_square_in_its_way():
     err = refused(yellow, 0, walk("0,0", "short+long"), "cl.figure.colour-way")
     assert err.params == {"colour": "yellow"}
     alone = table(2, (("F1", 0, 0, "grey"), ("C1", 4, 0, "yellow")))  # not beside it
-    refused(alone, 0, walk("0,0", "short+long"), "cl.ladder.chain")
+    refused(alone, 0, walk("0,0", "short+long"), "cl.figure.reach")
+
+
+def test_a_top_out_of_reach_names_the_reach_not_the_ladders():
+    """cl.figure.reach: a grey top 8 high (a cube on a standing foundation) beside the table,
+    or a foundation (6) alone, is out of every figure's reach: no step climbs more than 4. A
+    walk there, with any ladders named or none (a top tapped on the phone), names that
+    reach, not the two ladders set one after the other nor the long ladder's step."""
+    eight = table(2, (("F1", 0, 0, "grey"), ("C1", 0, 0, "grey")))
+    six = table(2, (("F1", 0, 0, "grey"),))
+    five = table(2, (("F1", 0, 0, "grey"), ("H9", 2, 0, "grey"), ("D1", 2, 0, "red")))
+    assert [Tower(s["blocks"]).height(sq) for s, sq in
+            ((eight, (0, 0)), (six, (0, 0)), (five, (2, 0)))] == [8, 6, 5]
+    for state, to in ((eight, "0,0"), (six, "1,1"), (five, "2,0")):
+        for ladders in ("", "short", "long", "short+long"):
+            refused(state, 0, walk(to, ladders), "cl.figure.reach")
+        assert G.why_not(state, 0, {"type": "walk", "to": to}).rule == "cl.figure.reach"
 
 
 # --- the blocking stone -------------------------------------------------------------------
@@ -1217,7 +1232,7 @@ def test_a_pit_walled_in_by_blocks_is_reached_only_over_them():
     state["ladders"]["0"] = []
     assert {m["to"] for m in G.legal_moves(state, 0) if m["type"] == "walk"} == {
         "3,2", "2,3", "3,3"}  # only within the pit
-    refused(state, 0, walk("table"), "cl.figure.step")
+    refused(state, 0, walk("table"), "cl.figure.reach")  # out of reach with no ladder
 
 
 #: The ring, and a grey half-cube lying on the table east of it (free to be moved).
@@ -1253,7 +1268,7 @@ def test_a_figure_in_an_opened_pit_stands_on_the_table_round_the_tower():
     the closed pit, walled in by cubes 2 high."""
     state = table(2, RING_AND_SLAB, figures={0: "2,2"})
     state["ladders"]["0"] = []
-    refused(state, 0, walk("6,0"), "cl.figure.step")
+    refused(state, 0, walk("6,0"), "cl.figure.reach")  # out of reach with no ladder
     opened = allowed(state, 0, block("C2", 8, 0, "grey"))  # the south wall's cube, away
     assert opened["figures"]["0"] is None
     assert {"rule": "cl.figure.pit-opened", "kind": "pit-opened", "seats": [0]} in \

@@ -127,7 +127,7 @@ def test_refusals_name_their_rule(client):
             "cl.figure.colour")
 
     # a square of its colour that touches where the figure could ever walk (from the table,
-    # over its colours and grey, however high) only by a corner
+    # over its colours and grey, however high) only by a corner, and 8 high: out of reach
     def sides(s: Square) -> list[Square]:
         return [(s[0] + 1, s[1]), (s[0] - 1, s[1]), (s[0], s[1] + 1), (s[0], s[1] - 1)]
 
@@ -141,8 +141,9 @@ def test_refusals_name_their_rule(client):
     assert reach <= anywhere
     corner = next(s for s in sorted(standable - anywhere)
                   if any((s[0] + dx, s[1] + dy) in anywhere for dx in (-1, 1) for dy in (-1, 1)))
+    assert cells[corner]["height"] == 8
     refused(table.post_move(0, {"type": "walk", "to": f"{corner[0]},{corner[1]}", "ladders": ""}),
-            "cl.figure.diagonal")
+            "cl.figure.reach")
 
     # a cube over a hole: its four squares at different heights
     cube = next(b for b in view["movable"] if BLOCKS[b].kind.name == "cube")
@@ -162,6 +163,32 @@ def test_refusals_name_their_rule(client):
     refused(table.post_move(0, {"type": "walk", "to": "table"}), "cl.move.malformed")
     assert table.seq() == seq, "a refused move changes nothing"
     assert table.view(0)["view"] == view
+
+
+def test_a_top_out_of_reach_is_refused_with_the_reach_rule(client):
+    """A grey top 8 high, beside the table where the figure stands: by the JSON API with any
+    ladders named, and tapped on the phone (its tower asks why), the answer is the reach
+    rule in the reader's language, not the two ladders set one after the other."""
+    table = ApiTable(client, game=GAME, players=3, seed=SEED).join_all()
+    table.start(first_seat=0)
+    table.finish_building()
+    view = table.view(0)["view"]
+    grey = {b["id"] for b in view["blocks"] if b["top"] == "grey"}
+    high = next(f"{c['x']},{c['y']}" for c in view["cells"]
+                if c["block"] in grey and c["height"] == 8)
+    assert high not in view["reach"] and view["figures"]["0"]["place"] is None
+    seq = table.seq()
+    for ladders in ("", "short", "long", "short+long"):
+        refused(table.post_move(0, {"type": "walk", "to": high, "ladders": ladders}),
+                "cl.figure.reach")
+    for lang, words in (("en", "out of the figure's reach"), ("fr", "hors de portée")):
+        answer = phone(client, table, 0).get(
+            f"/t/{table.code}/explain", query_string={"pick": json.dumps(
+                {"type": "walk", "to": high})},
+            headers={"HX-Request": "true", "Accept-Language": lang}).get_data(as_text=True)
+        assert 'data-rule="cl.figure.reach"' in answer, answer[:500]
+        assert words in html.unescape(answer), (lang, answer[:500])
+    assert table.seq() == seq
 
 
 def phone(client, table: ApiTable, seat: int):

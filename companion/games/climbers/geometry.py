@@ -611,6 +611,22 @@ class Walker:
         return found
 
 
+class Climber(Walker):
+    """Where a figure could climb with the ladders it holds if nothing stood in its way: no
+    colour, stone or figure refuses a square, and every step down is allowed. A place it
+    cannot reach even so is out of its reach: too high for its steps and ladders."""
+
+    def _stand_refusal(self, node: Node) -> str | None:
+        return None
+
+
+def out_of_reach(tower: Tower, start: Node, target: Node, ladders: int) -> bool:
+    """Whether ``target`` is too high for a figure at ``start`` holding ``ladders`` (a
+    mask): no way there climbs only steps it can climb, whatever stands in the way."""
+    climber = Climber(tower, GREY, (), (), ladders, 0, False, False)
+    return target not in climber.reach(start)
+
+
 def _least(options: list[tuple[int, bool]]) -> list[tuple[int, bool]]:
     """The ladder sets no smaller set beats; for each, whether it must go lower (False when a
     way that stays up exists). A smaller set that must go lower does not beat a larger one

@@ -34,6 +34,7 @@ from companion.games.climbers.geometry import (
     ladder_mask,
     ladder_names,
     node_name,
+    out_of_reach,
     parse_node,
     parse_square,
     shape,
@@ -565,7 +566,8 @@ def _way(state: State, seat: int, move: Move) -> IllegalMove | None:
 def way(state: State, seat: int, move: Move) -> Walk | IllegalMove:
     """The walk the player describes: to ``to`` with exactly the ladders named. One search,
     with those ladders only, finds the ways there or notes the first rule that stops the
-    nearest attempt (``Walker.why_not``)."""
+    nearest attempt (``Walker.why_not``); a place out of the figure's reach, which no way
+    of steps it can climb reaches whatever stands in it, names that reach first."""
     start = figure_node(state["figures"][str(seat)])
     target = parse_node(move["to"])
     mask = ladder_mask(move["ladders"])
@@ -587,6 +589,8 @@ def way(state: State, seat: int, move: Move) -> Walk | IllegalMove:
         needless = {LADDER_BITS["short"]: "cl.ladder.short", LADDER_BITS["long"]: "cl.ladder.long"}
         one = needless.get(mask) if all(used == 0 for used, _ in ways) else None
         return IllegalMove(one or "cl.figure.reach")
+    if out_of_reach(walking.tower, start, target, walking.held):
+        return IllegalMove("cl.figure.reach")  # too high, whatever stands in the way
     rule, params = walking.why_not(start, target)
     return IllegalMove(rule, **params)
 

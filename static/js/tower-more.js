@@ -148,13 +148,15 @@
     return tops.concat(hidden, shown.filter((h) => !h[0]).map((h) => h[1]), shown.filter((h) => h[0]).map((h) => h[1])).join("");
   };
 
-  // The zoom over crowded handles: each place under the finger a handle a finger's width
-  // across, spread on rings round the tap in the order the places lie round it, with a
-  // line to the spot where the place's own handle shows, over a veil that pales the rest.
-  // ``picks``: [key, x, y, number, label], nearest the tap first, in the drawing's units;
-  // ``centre``: the tap; ``unit``: one CSS pixel in the drawing's units once zoomed;
-  // ``room``: half the view's smaller side in pixels; ``view``: the zoomed viewBox. Places
-  // past the rings' room (more than fit round one finger) are left out.
+  // The zoom over crowded targets: each target under the finger (a ghost place, a lit top, a
+  // ladder way, a figure, the block touched) a handle a finger's width across, spread on
+  // rings round the tap in the order the targets lie round it, with a line to the spot
+  // where the target is drawn, over a veil that pales the rest. ``picks``: {x, y, mark,
+  // label, means, ghost (a place's key), off (a target that answers only why not)}, nearest
+  // the tap first, x and y in the drawing's units; ``centre``: the tap; ``unit``: one CSS
+  // pixel in the drawing's units once zoomed; ``room``: half the view's smaller side in
+  // pixels; ``view``: the zoomed viewBox. Targets past the rings' room (more than fit round
+  // one finger) are left out.
   const ZOOM_HANDLE_PX = 23;   // a zoomed handle's radius: 46 px across, past a finger's width
   const ZOOM_APART_PX = 54;    // how far apart the zoomed handles' middles are at least
   const ZOOM_CLEAR_PX = 10;    // and how far a handle's rim stays off every place's spot
@@ -182,7 +184,7 @@
 
   const zoom = ({picks, centre, unit, room, view}, {esc, r1}) => {
     const [cx, cy] = centre;
-    const spread = Math.max(...picks.map((p) => Math.hypot(p[1] - cx, p[2] - cy))) / unit;
+    const spread = Math.max(...picks.map((p) => Math.hypot(p.x - cx, p.y - cy))) / unit;
     const rings = zoomRings(picks.length, spread, room);
     const out = [`<rect class="cl-zoom-veil" x="${r1(view[0])}" y="${r1(view[1])}" width="${r1(view[2])}" height="${r1(view[3])}"/>`];
     let from = 0;
@@ -190,20 +192,22 @@
       // this ring's places round the tap, each on its own slot, the slots turned to lie
       // as near as they can to where the places are
       const group = picks.slice(from, from + fits)
-        .map((p) => [Math.atan2(p[2] - cy, p[1] - cx), p]).sort((a, b) => a[0] - b[0]);
+        .map((p, i) => [Math.atan2(p.y - cy, p.x - cx), p, from + i]).sort((a, b) => a[0] - b[0]);
       from += fits;
       const step = 2 * Math.PI / group.length;
       let sin = 0, cos = 0;
       group.forEach(([a], i) => { sin += Math.sin(a - i * step); cos += Math.cos(a - i * step); });
       const turn = Math.atan2(sin, cos);
-      group.forEach(([, [key, x, y, n, label]], i) => {
+      group.forEach(([, {x, y, mark, label, means, ghost, off}, index], i) => {
         const a = turn + i * step;
         const hx = cx + Math.cos(a) * radius * unit, hy = cy + Math.sin(a) * radius * unit;
-        out.push(`<g class="cl-zoom-pick" data-ghost="${key}" tabindex="0" role="button" aria-label="${esc(label)}">` +
+        const kind = off ? " off" : "";
+        const place = ghost ? ` data-ghost="${esc(ghost)}"` : "";
+        out.push(`<g class="cl-zoom-pick${kind}" data-pick="${index}" data-means="${esc(means)}"${place} tabindex="0" role="button" aria-label="${esc(label)}">` +
           `<line class="cl-zoom-lead" x1="${r1(x)}" y1="${r1(y)}" x2="${r1(hx)}" y2="${r1(hy)}" stroke-width="${r1(2 * unit)}"/>` +
           `<circle class="cl-zoom-spot" cx="${r1(x)}" cy="${r1(y)}" r="${r1(4 * unit)}" stroke-width="${r1(1.5 * unit)}"/>` +
           `<circle class="cl-zoom-dot" cx="${r1(hx)}" cy="${r1(hy)}" r="${r1(ZOOM_HANDLE_PX * unit)}" stroke-width="${r1(3 * unit)}"/>` +
-          `<text class="cl-zoom-num" x="${r1(hx)}" y="${r1(hy)}" font-size="${r1(17 * unit)}">${n}</text></g>`);
+          `<text class="cl-zoom-num" x="${r1(hx)}" y="${r1(hy)}" font-size="${r1(17 * unit)}">${esc(mark)}</text></g>`);
       });
     }
     return `<g class="cl-zoom">${out.join("")}</g>`;

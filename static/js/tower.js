@@ -3,7 +3,8 @@
 //
 // An own SVG projection: the blocks are boxes on a grid, drawn face by face in the
 // painter's order (a block behind another is drawn first), each face a <polygon> carrying
-// its block's id, so a tap is picked by the browser's own hit testing. A swipe turns the
+// its block's id, so a tap is read at the point the finger touched: the front-most face
+// there, or the zoom where small targets crowd under the finger. A swipe turns the
 // tower by projecting it again; "My side" turns it back. Figures are drawn last, through
 // any block in front of them. What a phone's question lights up (the blocks it may move,
 // the tops its figure can walk to, the places a block may go) comes from #cl-ask.
@@ -325,8 +326,9 @@
   }
 
   // A ladder way as a ladder standing on its top, with a stroke a finger's width wide that
-  // a tap takes. Neighbouring tops' ladders lean apart (by the square's parity), so that
-  // two ways on a plateau part above it.
+  // a tap takes, from a third of the way up: the top's own middle stays the top's.
+  // Neighbouring tops' ladders lean apart (by the square's parity), so that two ways on a
+  // plateau part above it.
   function waySvg(way, cam, opts) {
     const [ax, ay] = cam.point(way.x + 0.5, way.y + 0.5, way.z);
     const lean = Math.abs((way.x + way.y) % 2) ? -1 : 1;
@@ -337,7 +339,7 @@
       d += `M${r1(cx - 2)} ${r1(cy)}L${r1(cx + 2)} ${r1(cy)}`;
     }
     return `<g class="cl-way" data-square="${way.key}" data-ladders="${esc(way.ladders)}" tabindex="0" role="button" aria-label="${esc(way.name || "")}">` +
-      `<path class="cl-way-hit" d="M${r1(ax)} ${r1(ay)}L${r1(bx)} ${r1(by - 3)}"/>` +
+      `<path class="cl-way-hit" d="M${r1(ax + (bx - ax) / 3)} ${r1(ay + (by - ay) / 3)}L${r1(bx)} ${r1(by - 3)}"/>` +
       `<path class="cl-way-ladder" d="${d}"/>` +
       `<text class="cl-way-mark" x="${r1(bx)}" y="${r1(by - 3)}">${esc(ladderMark(way.ladders, opts))}</text></g>`;
   }
@@ -496,14 +498,10 @@
       const size = sizes.get(svg) || svg.getBoundingClientRect();
       const fit = Math.min(size.width / frameBox[2], size.height / frameBox[3]);
       const [cx, cy] = opts.zoom.centre;
-      const spread = Math.max(...opts.zoom.picks.map(([, x, y]) => Math.hypot(x - cx, y - cy))) * fit;
+      const spread = Math.max(...opts.zoom.picks.map(({x, y}) => Math.hypot(x - cx, y - cy))) * fit;
       const px = fit * window.clTowerMore.zoomScale(spread, Math.min(size.width, size.height) / 2, ZOOM);
       frameBox = [cx - size.width / 2 / px, cy - size.height / 2 / px, size.width / px, size.height / px];
-      const picks = opts.zoom.picks.map(([key, x, y]) => {
-        const n = ghosts.findIndex((g) => g.key === key) + 1;
-        return [key, x, y, n, (opts.ghostLabel || "").replace("{n}", n).replace("{total}", ghosts.length)];
-      });
-      over.push(window.clTowerMore.zoom({picks, centre: [cx, cy], unit: 1 / px, view: frameBox,
+      over.push(window.clTowerMore.zoom({picks: opts.zoom.picks, centre: [cx, cy], unit: 1 / px, view: frameBox,
                                          room: Math.min(size.width, size.height) / 2}, {esc, r1}));
     }
     svg.classList.toggle("cl-zooming", Boolean(opts.zoom));
@@ -743,33 +741,146 @@
     redraw(false);
   }
 
-  // --- the zoom over crowded ghost handles ------------------------------------------------
-  // The elements among ``selector`` in ``svg`` whose middle lies under a finger at
-  // ``point`` (within ``reach`` px), nearest first.
-  function underFinger(svg, selector, point, reach) {
+  // --- what a finger means -------------------------------------------------------------------
+  // A tap is read where the finger touched the drawing. A touch's click comes where the
+  // browser's touch adjustment moved it, onto the nearest element it counts as clickable (a
+  // lit block beside the top touched, a figure beside the stone): the point comes from the
+  // touch's own pointer events, and what is drawn there is the browser's hit test at that
+  // very point, the front-most face in the painter's order the drawing keeps.
+  let touch = null;  // the last touch lifted: {x, y, at}
+  window.addEventListener("pointerup", (event) => {
+    touch = event.pointerType === "touch" ? {x: event.clientX, y: event.clientY, at: event.timeStamp} : null;
+  }, true);
+
+  // Where a click was made: where a finger touched, where a mouse clicked, nowhere (a key).
+  function clickPoint(event) {
+    if (!event.detail) return null;
+    const touched = touch && (event.pointerType === "touch" ||
+                              (!event.pointerType && event.timeStamp - touch.at < 1000));
+    return touched ? [touch.x, touch.y] : [event.clientX, event.clientY];
+  }
+
+  // The tower a click's point lies on, and what is drawn there (a key's: its element).
+  function towerAt(event) {
+    const point = clickPoint(event);
+    const at = point ? document.elementFromPoint(point[0], point[1]) : event.target;
+    const svg = at && at.closest && at.closest("svg.cl-3d[data-turnable]");
+    return {svg, at, point};
+  }
+
+  const centreOf = (r) => [r.left + r.width / 2, r.top + r.height / 2];
+  const apart = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+
+  // What a tap on the tower may mean, as the question reads it: a ghost place, a ladder way,
+  // a lit top, a figure, or a block (the face touched, and the square of its top nearest the
+  // point); a handle of the zoom, the target it stands for.
+  const TARGETS = ".cl-zoom-pick, [data-ghost], .cl-way, .cl-reach, .cl-pawn, g.cl-b";
+  function targetOf(svg, el, point) {
+    const found = el && el.closest && el.closest(TARGETS);
+    if (!found || !svg.contains(found)) return null;
+    const d = found.dataset;
+    if (found.matches(".cl-zoom-pick")) {
+      const zoom = zoomed.get(svg);
+      return zoom ? zoom.picks[Number(d.pick)].target : null;
+    }
+    if (d.ghost) return {kind: "ghost", key: d.ghost, el: found};
+    if (found.matches(".cl-way")) return {kind: "way", square: d.square, ladders: d.ladders, el: found};
+    if (found.matches(".cl-reach")) return {kind: "top", square: d.square, el: found};
+    if (found.matches(".cl-pawn")) return {kind: "pawn", seat: d.seat, el: found};
+    const onTop = el.dataset.face === "top" || Boolean(el.closest(".cl-stone"));
+    return {kind: "block", block: d.block, onTop, square: topSquare(svg, found, point), el: found,
+            face: el.matches("polygon") ? el : null};
+  }
+
+  // Where a target is drawn, its middle on the screen: a figure's head, the square of a top
+  // touched, the face of a block touched.
+  function middleOf(svg, t) {
+    if (t.kind === "pawn") return centreOf(t.el.querySelector("circle").getBoundingClientRect());
+    if (t.kind === "way") return centreOf(t.el.querySelector(".cl-way-hit").getBoundingClientRect());
+    if (t.kind === "block" && t.onTop && t.square) return squareMiddle(svg, t.block, t.square);
+    return centreOf((t.face || t.el).getBoundingClientRect());
+  }
+
+  // The middle of the square "x,y" of ``blockId``'s top, on the screen.
+  function squareMiddle(svg, blockId, square) {
+    const data = document.getElementById("cl-td");
+    const b = data && read(data).blocks.find((one) => one.id === blockId);
+    const ctm = svg.getScreenCTM();
+    if (!b || !ctm) return [0, 0];
+    const [x, y] = square.split(",").map(Number);
+    const [sx, sy] = camera(homeAngle(svg) + (turned.get(svg) || 0)).point(x + 0.5, y + 0.5, b.z + b.h);
+    const p = new DOMPoint(sx, sy).matrixTransform(ctm);
+    return [p.x, p.y];
+  }
+
+  // The targets small enough to miss that answer the question and lie under a finger at
+  // ``point`` (their middle within FINGER_PX): the ghosts' handles while the question asks
+  // where a block goes; the lit tops, the ladder ways and the figures while it asks where
+  // the figure walks. Nearest first, each with its middle and how far that is.
+  function smallUnder(svg, point, d) {
+    const selector = d.ghostPick ? ".cl-ghost-dot:not(.hid)" : d.reachPick ? ".cl-reach, .cl-way, .cl-pawn" : "";
     const found = [];
-    for (const el of svg.querySelectorAll(selector)) {
-      const r = el.getBoundingClientRect();
-      const d = Math.hypot(r.left + r.width / 2 - point[0], r.top + r.height / 2 - point[1]);
+    for (const el of selector ? svg.querySelectorAll(selector) : []) {
+      const t = targetOf(svg, el, null);
+      t.mid = middleOf(svg, t);
+      t.far = apart(t.mid, point);
+      if (t.far <= FINGER_PX) found.push(t);
+    }
+    return found.sort((a, b) => a.far - b.far);
+  }
+
+  // What a finger at ``point`` means, ``at`` being drawn there: the target touched, where
+  // it is CLEAR_PX nearer its middle than any other target under the finger is to theirs,
+  // or where none is; a small target alone under a finger that touched nothing else it may
+  // mean. Else the zoom opens over those targets, and null. While a block's place is asked,
+  // a face or a figure touched is no place: a handle under the finger is meant before it.
+  function meantAt(svg, at, point) {
+    const d = document.getElementById("cl-ask").dataset;
+    if (zoomed.has(svg)) return zoomPicked(svg, at, point);
+    let own = targetOf(svg, at, point);
+    if (d.waiting !== undefined) return own;
+    const near = smallUnder(svg, point, d);
+    if (own && own.kind !== "ghost" && d.ghostPick && near.length) own = null;
+    if (own && !near.some((t) => t.el === own.el)) {
+      own.mid = middleOf(svg, own);
+      own.far = apart(own.mid, point);
+      near.push(own);
+      near.sort((a, b) => a.far - b.far);
+    }
+    if (!near.length) return own;
+    const mine = own && near.find((t) => t.el === own.el);
+    const others = near.filter((t) => t !== mine);
+    if (mine && (!others.length || mine.far + CLEAR_PX <= others[0].far)) return mine;
+    if (!mine && near.length === 1) return near[0];
+    return openZoom(svg, near, point) ? null : (mine || near[0]);
+  }
+
+  // --- the zoom over crowded targets -----------------------------------------------------------
+  // The zoom's handles under a finger at ``point`` (within ``reach`` px), nearest first.
+  function underFinger(svg, point, reach) {
+    const found = [];
+    for (const el of svg.querySelectorAll(".cl-zoom-dot")) {
+      const d = apart(centreOf(el.getBoundingClientRect()), point);
       if (d <= reach) found.push([d, el]);
     }
-    return found.sort((a, b) => a[0] - b[0]).map(([, el]) => el);
+    return found.sort((a, b) => a[0] - b[0]).map(([, el]) => el.closest(".cl-zoom-pick"));
   }
 
-  // Whether ``point`` lies on the first of ``dots`` (the handles under the finger, nearest
-  // first) as drawn, and CLEAR_PX nearer its middle than the next one's.
-  function clearlyOn(dots, point) {
-    const [first, next] = dots.map((dot) => {
-      const r = dot.getBoundingClientRect();
-      return [Math.hypot(r.left + r.width / 2 - point[0], r.top + r.height / 2 - point[1]), r.width / 2];
-    });
-    return first[0] <= first[1] + 1 && next[0] - first[0] >= CLEAR_PX;
+  // In the zoom, the target of the zoomed handle under the finger; a tap elsewhere steps
+  // out of the zoom (null).
+  function zoomPicked(svg, at, point) {
+    const pick = (at && at.closest && at.closest(".cl-zoom-pick")) ||
+      (point && underFinger(svg, point, FINGER_PX + 4)[0]);
+    const target = pick ? targetOf(svg, pick, null) : null;
+    if (!target || target.kind !== "ghost") closeZoom(svg);
+    return target;
   }
 
-  // The view's zoom, while the question still asks for the same ghosts from the same side.
+  // The view's zoom, while the question asked and the side seen stay the same.
   function zoomFor(svg, opts, angle) {
     const zoom = zoomed.get(svg);
-    if (zoom && (zoom.said !== opts.ghostsSaid || opts.ghost || zoom.angle !== angle)) {
+    const ask = document.getElementById("cl-ask");
+    if (zoom && (!ask || zoom.said !== ask.outerHTML || zoom.angle !== angle)) {
       zoomed.delete(svg);
       unwatchClose(svg);
     }
@@ -799,16 +910,44 @@
     if (bar && bar.hidden === zoomed.has(svg)) bar.hidden = !zoomed.has(svg);
   }
 
-  // Zooms ``svg`` in round the tap at ``point`` over the handles ``dots`` under it.
-  function openZoom(svg, dots, point) {
+  // How a target shows on its zoomed handle: its mark (a place's number, a ladder's letter,
+  // a figure's letter, ↑ for a top, a block's own mark), its name for a screen reader, and
+  // whether it answers only with why not ("off").
+  function zoomLook(svg, t, d) {
+    const label = (el) => el.getAttribute("aria-label") || "";
+    if (t.kind === "ghost") {
+      const keys = (d.ghosts || "").split(" ").map((s) => s.split(":")[0]);
+      const n = keys.indexOf(t.key) + 1;
+      return {mark: String(n), label: (d.ghostLabel || "").replace("{n}", n).replace("{total}", keys.length)};
+    }
+    if (t.kind === "way") return {mark: t.el.querySelector(".cl-way-mark").textContent, label: label(t.el)};
+    if (t.kind === "top") {
+      const ladders = t.el.dataset.ladders;
+      return {mark: ladders ? ladderMark(ladders, askFor(svg)) : "↑", label: label(t.el)};
+    }
+    if (t.kind === "pawn") {
+      return {mark: t.el.querySelector("text").textContent, label: t.el.querySelector("title").textContent, off: true};
+    }
+    const asks = askFor(svg);
+    const lit = (asks.lit && asks.lit.has(t.block)) || (asks.stones && asks.stones.has(t.block));
+    return lit && !t.onTop ? {mark: "✥", label: label(t.el)} : {mark: "?", label: d.whyLabel || "", off: true};
+  }
+
+  // Zooms ``svg`` in round the tap at ``point`` over the targets ``near`` under it.
+  function openZoom(svg, near, point) {
     const ctm = svg.getScreenCTM();
     const ask = document.getElementById("cl-ask");
     if (!ctm || !ask) return false;
-    const at = new DOMPoint(point[0], point[1]).matrixTransform(ctm.inverse());
-    zoomed.set(svg, {said: ask.dataset.ghosts, angle: homeAngle(svg) + (turned.get(svg) || 0),
-                     centre: [at.x, at.y],
-                     picks: dots.map((dot) => [dot.dataset.ghost, Number(dot.getAttribute("cx")),
-                                               Number(dot.getAttribute("cy"))])});
+    const inverse = ctm.inverse();
+    const inDrawing = ([x, y]) => { const p = new DOMPoint(x, y).matrixTransform(inverse); return [p.x, p.y]; };
+    const picks = near.map((t) => {
+      const [x, y] = inDrawing(t.mid);
+      const target = Object.assign({}, t, {el: null, face: null, mid: null});
+      return Object.assign({target, x, y, ghost: t.kind === "ghost" ? t.key : null, means: meaning(t)},
+                           zoomLook(svg, t, ask.dataset));
+    });
+    zoomed.set(svg, {said: ask.outerHTML, angle: homeAngle(svg) + (turned.get(svg) || 0),
+                     centre: inDrawing(point), picks});
     watchClose(svg);
     redraw(false);
     svg.scrollIntoView({block: "nearest"});
@@ -817,38 +956,27 @@
     return true;
   }
 
+  // What a target is, in a word a zoomed handle carries ("top:1,4", "block:D3"), the same
+  // for the thing drawn and its handle.
+  function meaning(t) {
+    if (t.kind === "ghost") return `ghost:${t.key}`;
+    if (t.kind === "way") return `way:${t.square}:${t.ladders}`;
+    if (t.kind === "top") return `top:${t.square}`;
+    if (t.kind === "pawn") return `pawn:${t.seat}`;
+    return t.onTop && t.square ? `top:${t.square}` : `block:${t.block}`;
+  }
+
   // Back to the whole tower, the block still chosen.
   function closeZoom(svg) {
     unwatchClose(svg);
     if (zoomed.delete(svg)) redraw(false);
   }
 
-  // The ghost a tap on the tower takes: in the zoom, the zoomed handle under the finger (a
-  // tap elsewhere steps out of the zoom). Else a tap clearly on one handle takes it: on
-  // the handle as drawn and CLEAR_PX nearer its middle than any other's, or with one
-  // handle alone under the finger; one with several under the finger opens the zoom.
-  // ``"zoom"`` where it opened or closed.
-  function ghostTapped(target, point) {
-    const svg = target.closest && target.closest("svg.cl-3d");
-    if (!svg) return null;
-    if (zoomed.has(svg)) {
-      const pick = target.closest(".cl-zoom-pick") ||
-        (point && underFinger(svg, ".cl-zoom-dot", point, FINGER_PX + 4).map((dot) => dot.closest(".cl-zoom-pick"))[0]);
-      if (pick) return pick;
-      closeZoom(svg);
-      return "zoom";
-    }
-    if (!point) return target.closest("[data-ghost]");
-    const dots = underFinger(svg, ".cl-ghost-dot:not(.hid)", point, FINGER_PX);
-    if (dots.length > 1 && !clearlyOn(dots, point) && openZoom(svg, dots, point)) return "zoom";
-    return dots[0] || target.closest("[data-ghost]");
-  }
-
   // Back, the zoom's own button or a tap off the zoomed tower steps out of the zoom; Back
   // and the zoom's button do nothing else (the block stays chosen).
   document.addEventListener("click", (event) => {
     const svg = document.querySelector("svg.cl-3d.cl-zooming");
-    if (!svg || !event.target.closest || svg.contains(event.target)) return;
+    if (!svg || !event.target.closest || towerAt(event).svg === svg) return;
     const back = event.target.closest("[data-back], [data-zoom-out]");
     closeZoom(svg);
     if (back) { event.stopPropagation(); event.preventDefault(); }
@@ -858,8 +986,10 @@
     if (svg && event.key === "Escape" && !closeWatchers.has(svg)) closeZoom(svg);
   });
 
+  // --- what a tap answers --------------------------------------------------------------------
   // A tap on the phone's tower answers the question asked: a lit block, a lit top or one of
-  // its ladder ways, a block lit for the stone, a ghost. A block not lit says why (whyPick).
+  // its ladder ways, a block lit for the stone, a ghost. Whatever else it touches says why
+  // not (whyPick), or, once a block or a top is chosen, chooses anew.
 
   // A move a tap makes at once ("move-json client-id"), sent by the page's form.
   function send(made) {
@@ -898,78 +1028,149 @@
     return best;
   }
 
-  // What a tap on a block not lit asks the companion about, to say why in one line: the
-  // walk onto the top tapped (a tap on a top, or no block asked for), the block moved,
-  // the blocking stone laid on it; or, off turn, the turn itself.
-  function whyPick(block, target, point, d) {
+  // What a tap on a block the question does not light asks the companion about, to say why
+  // in one line: the walk onto the top tapped (a tap on a top, or no block asked for), the
+  // block moved, the blocking stone laid on it; once a block or a walk is chosen, that
+  // block, or the walk there, chosen anew (the answer: its next question, or why not); or,
+  // off turn, the turn itself.
+  function whyPick(t, d) {
     if (d.waiting !== undefined) return {};
-    const svg = block.closest("svg.cl-3d");
-    const onTop = target.dataset && target.dataset.face === "top";
-    if (d.reachPick && (onTop || !(d.blockPick || d.stones))) {
-      const to = topSquare(svg, block, point);
-      if (to) return Object.assign(JSON.parse(d.reachPick), {to});
+    if (d.reachPick && (t.onTop || !(d.blockPick || d.stones)) && t.square) {
+      return Object.assign(JSON.parse(d.reachPick), {to: t.square});
     }
-    if (d.blockPick) return Object.assign(JSON.parse(d.blockPick), {block: block.dataset.block});
-    if (d.stones) return {type: "stone", block: block.dataset.block};
+    if (d.blockPick) return Object.assign(JSON.parse(d.blockPick), {block: t.block});
+    if (d.stones) return {type: "stone", block: t.block};
+    if (d.anewPick) {
+      const anew = JSON.parse(d.anewPick);
+      if (anew.type !== "walk") return Object.assign(anew, {block: t.block});
+      if (t.square) return Object.assign(anew, {to: t.square});
+    }
     return null;
   }
 
   // Whether the question asks for ``block`` (``ids``: a set askFor builds), read from the
   // question itself at the tap, which a push may have changed a frame before the drawing.
-  const asked = (ids, block) => Boolean(ids && ids.has(block.dataset.block));
+  const asked = (ids, block) => Boolean(ids && ids.has(block));
 
-  function answer(target, point) {
+  // The question's answer for the target ``t``: a move sent at once, the picker's next
+  // question, or why not (with, for a top out of reach on a block that may move, that
+  // block's move as a choice beside the refusal).
+  function act(svg, t) {
     const ask = document.getElementById("cl-ask");
-    if (!ask || !window.htmx) return false;
     const d = ask.dataset;
+    const source = t.el && t.el.isConnected ? t.el : svg;
     let pick = null;
-    let url = d.url;
-    const ghost = d.ghostPick ? ghostTapped(target, point) : null;
-    if (ghost === "zoom") return true;
-    const way = target.closest(".cl-way");
-    const square = target.closest(".cl-reach");
-    const block = target.closest(".cl-b");
-    const pawn = target.closest(".cl-pawn");
-    const asks = block ? askFor(block.closest("svg.cl-3d")) : {};
-    if (ghost && d.ghostPick) {
-      const [x, y, long] = ghost.dataset.ghost.split("_");
+    let url = d.why;
+    let instead = null;
+    if (t.kind === "ghost" && d.ghostPick) {
+      const [x, y, long] = t.key.split("_");
       pick = Object.assign(JSON.parse(d.ghostPick), {x: Number(x), y: Number(y), long: long === "-" ? null : long});
-    } else if (way && d.wayMoves) {  // a ladder way: the walk that way
+      url = d.url;
+    } else if (t.kind === "way" && d.wayMoves) {  // a ladder way: the walk that way
       const at = (d.ways || "").split(" ").findIndex(
-        (w) => w.startsWith(`${way.dataset.square},`) && w.endsWith(`,${way.dataset.ladders}`));
-      if (send(nth(d.wayMoves, at))) return true;
-    } else if (square && d.reachPick) {
+        (w) => w.startsWith(`${t.square},`) && w.endsWith(`,${t.ladders}`));
+      send(nth(d.wayMoves, at));
+      return;
+    } else if ((t.kind === "top" || (t.kind === "block" && t.onTop && lit(d, t.square))) && d.reachPick) {
       // a lit top: the walk, where a tap makes it, else the ladder asked next
-      const at = (d.reach || "").split(" ").findIndex((s) => s.startsWith(`${square.dataset.square},`));
-      if (send(nth(d.reachMoves, at))) return true;
-      pick = Object.assign(JSON.parse(d.reachPick), {to: square.dataset.square});
-    } else if (block && d.stoneMoves && asked(asks.stones, block)) {
-      const at = (d.stones || "").split(" ").indexOf(block.dataset.block);
-      if (send(nth(d.stoneMoves, at))) return true;
-    } else if (block && d.blockPick && asked(asks.lit, block)) {
-      pick = Object.assign(JSON.parse(d.blockPick), {block: block.dataset.block});
-    } else if (block) {
-      pick = whyPick(block, target, point, d);
-      url = d.why;
-    } else if (pawn && (d.reachPick || d.waiting !== undefined)) {  // a figure's square
+      const at = (d.reach || "").split(" ").findIndex((s) => s.startsWith(`${t.square},`));
+      if (send(nth(d.reachMoves, at))) return;
+      pick = Object.assign(JSON.parse(d.reachPick), {to: t.square});
+      url = d.url;
+    } else if (t.kind === "pawn") {  // a figure: why not its place, or the block it is on
       const data = document.getElementById("cl-td");
-      const f = data && read(data).figures.find((one) => String(one.seat) === pawn.dataset.seat);
-      pick = d.reachPick && f && f.x !== null
-        ? Object.assign(JSON.parse(d.reachPick), {to: `${f.x},${f.y}`})
-        : (d.waiting !== undefined ? {} : null);
-      url = d.why;
+      const f = data && read(data).figures.find((one) => String(one.seat) === t.seat);
+      if (d.reachPick || d.waiting !== undefined || !f || f.x === null) {
+        pick = d.reachPick && f
+          ? Object.assign(JSON.parse(d.reachPick), {to: f.x === null ? "table" : `${f.x},${f.y}`})
+          : (d.waiting !== undefined ? {} : null);
+      } else {
+        const under = svg.querySelector(`g.cl-b[data-block="${CSS.escape(blockUnder(f))}"]`);
+        if (under) act(svg, {kind: "block", block: under.dataset.block, onTop: true, square: `${f.x},${f.y}`, el: under});
+        return;
+      }
+    } else if (t.kind === "block") {
+      const asks = askFor(svg);
+      if (d.stoneMoves && asked(asks.stones, t.block)) {
+        const at = (d.stones || "").split(" ").indexOf(t.block);
+        if (send(nth(d.stoneMoves, at))) return;
+      } else if (d.blockPick && asked(asks.lit, t.block) && !(t.onTop && d.reachPick && t.square)) {
+        pick = Object.assign(JSON.parse(d.blockPick), {block: t.block});
+        url = d.url;
+      } else {
+        if (d.blockPick && asked(asks.lit, t.block)) instead = Object.assign(JSON.parse(d.blockPick), {block: t.block});
+        pick = whyPick(t, d);
+      }
     }
-    if (!pick) return false;
+    if (!pick) return;
     const query = `${url}?pick=${encodeURIComponent(JSON.stringify(pick))}`;
-    if (url === d.why) htmx.ajax("GET", query, {source: target, swap: "none"});
-    else htmx.ajax("GET", query, {source: target, target: "#picker", swap: "outerHTML"});
-    return true;
+    if (url !== d.why) {
+      htmx.ajax("GET", query, {source, target: "#picker", swap: "outerHTML"});
+      return;
+    }
+    const asking = Promise.resolve(htmx.ajax("GET", query, {source, swap: "none"}));
+    if (instead) asking.then(() => offerInstead(instead, d.insteadLabel), () => {});
   }
 
+  // Whether the square "x,y" is among the tops the question lights.
+  const lit = (d, square) => Boolean(square) && (d.reach || "").split(" ").some((s) => s.startsWith(`${square},`));
+
+  // The block whose top a figure stands on.
+  function blockUnder(f) {
+    const data = document.getElementById("cl-td");
+    let best = null;
+    for (const b of data ? read(data).blocks : []) {
+      if (b.x <= f.x && f.x < b.x + b.w && b.y <= f.y && f.y < b.y + b.d && (!best || b.z > best.z)) best = b;
+    }
+    return best ? best.id : "";
+  }
+
+  // The walk's refusal just shown, for a top on a block that may move: that block's move
+  // beside it, a choice of its own. Choosing anew (any other tap on the tower) takes the
+  // choice away with the refusal it answered.
+  function offerInstead(pick, words) {
+    const notice = document.querySelector("#notice.refusal");
+    if (!notice || !words || notice.querySelector("[data-instead]")) return;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "option cl-instead";
+    button.dataset.instead = JSON.stringify(pick);
+    button.textContent = words;
+    notice.insertBefore(button, notice.querySelector("[data-dismiss]"));
+  }
+  function dropInstead() {
+    for (const button of document.querySelectorAll("#notice [data-instead]")) button.remove();
+  }
   document.addEventListener("click", (event) => {
-    const svg = event.target.closest && event.target.closest("svg.cl-3d[data-turnable]");
-    // a finger's tap has a place; a key's (detail 0) has its element
-    if (svg && !svg.dataset.swiped) answer(event.target, event.detail ? [event.clientX, event.clientY] : null);
+    const button = event.target.closest && event.target.closest("[data-instead]");
+    const ask = document.getElementById("cl-ask");
+    if (!button || !ask || !window.htmx) return;
+    const query = `${ask.dataset.url}?pick=${encodeURIComponent(button.dataset.instead)}`;
+    htmx.ajax("GET", query, {source: button, target: "#picker", swap: "outerHTML"});
+  });
+
+  // A tap on a tower: read where it touched (above). A click the browser's adjustment moved
+  // off what the finger touched on a tower is aimed again at what it touched, before
+  // anything else on the page sees it (the focus that follows a tap, a button beside the
+  // tower).
+  function tapped(svg, at, point) {
+    if (svg.dataset.swiped || !document.getElementById("cl-ask") || !window.htmx) return;
+    dropInstead();
+    const meant = point ? meantAt(svg, at, point)
+      : zoomed.has(svg) ? zoomPicked(svg, at, null) : targetOf(svg, at, null);
+    if (meant) act(svg, meant);
+  }
+  window.addEventListener("click", (event) => {
+    const {svg, at, point} = towerAt(event);
+    if (!svg || !point || !event.isTrusted || at === event.target) return;
+    event.stopImmediatePropagation();
+    event.preventDefault();
+    at.dispatchEvent(new MouseEvent("click", {bubbles: true, cancelable: true, view: window,
+                                              detail: event.detail, clientX: point[0], clientY: point[1]}));
+  }, true);
+  document.addEventListener("click", (event) => {
+    const {svg, at, point} = towerAt(event);
+    if (svg && svg.contains(event.target)) tapped(svg, at, point);
   });
   document.addEventListener("keydown", (event) => {
     if (event.key !== "Enter" && event.key !== " ") return;

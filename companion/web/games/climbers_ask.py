@@ -22,6 +22,11 @@ Offer = Callable[[dict[str, Any]], dict[str, Any]]
 PLACE_KEYS = ("x", "y", "long")
 #: How a ghost's way of lying travels: the axis of its long side, or "-" for none.
 NO_LONG = "-"
+#: Once a block to move or a walk's top is chosen, a tap on another block, or another top,
+#: chooses anew (``anew-pick``: the pick it starts from), except where the question itself
+#: asks for a block or a top.
+ANEW_KINDS = ("block", "walk")
+ANEW_KEYS = ("type", "block", "to")
 
 
 def _json(value: dict[str, Any]) -> str:
@@ -214,6 +219,8 @@ def ask(view: dict[str, Any], pick: Any, moves: list[dict[str, Any]] | None,
         out["block-pick"] = _json(chosen)
     if isinstance(chosen.get("block"), str):
         out["chosen"] = chosen["block"]
+    if key not in ANEW_KEYS and chosen.get("type") in ANEW_KINDS:
+        out["anew-pick"] = _json({"type": chosen["type"]})
     placing = settled if settled is not None and "x" in settled else None
     if key in PLACE_KEYS or (placing is None and key == "top" and "block" in chosen):
         found = ghosts(view, moves or [], chosen)

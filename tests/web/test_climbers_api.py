@@ -272,6 +272,9 @@ def test_the_phone_lights_up_the_answers_on_the_tower(app, client):
                if m["type"] == "block" and m["block"] == cube}
     assert set(ghosts) == offered and all(size[1:] == (2, 2, 2) for size in ghosts.values())
     assert "Tap a ghost block" in placing
+    # with a block chosen, another block tapped chooses anew: the first question's pick
+    assert json.loads(ask_of(placing)["anew-pick"]) == {"type": "block"}
+    assert "anew-pick" not in opening and "anew-pick" not in moving
     # Where a ghost rests: on the tower without the block, as the move would put it.
     below = next(b["z"] for b in view["blocks"] if b["id"] == cube)
     heights = {(c["x"], c["y"]): below if c["block"] == cube else c["height"]
@@ -283,6 +286,7 @@ def test_the_phone_lights_up_the_answers_on_the_tower(app, client):
     colours = pick(page, table, tapped)
     assert "Which colour on top?" in colours
     assert ask_of(colours)["ghost"] == f"{x}_{y}_-"
+    assert json.loads(ask_of(colours)["anew-pick"]) == {"type": "block"}
     back = re.search(r'hx-get="[^"]*\?pick=([^"]*)"[^>]*data-back', colours).group(1)
     # Back drops the ghost, not the block
     assert json.loads(unquote(html.unescape(back))) == {"type": "block", "block": cube}

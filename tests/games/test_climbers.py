@@ -939,6 +939,21 @@ def test_a_top_out_of_reach_names_the_reach_not_the_ladders():
         assert G.why_not(state, 0, {"type": "walk", "to": to}).rule == "cl.figure.reach"
 
 
+def test_out_of_reach_comes_after_the_target_and_the_ladders_named_before_the_way():
+    """The order of docs/games/climbers.md: the target itself (``stand``) and a ladder named
+    that is spent (``spent``) come first; then, in ``way``, out of reach before anything in
+    the way: a yellow cube or a stone beside the grey top 8 high is no matter there, as no
+    way of steps climbs to it."""
+    eight = table(2, (("F1", 0, 0, "grey"), ("C1", 0, 0, "yellow"), ("C2", 2, 0, "yellow")))
+    refused(eight, 0, walk("0,0"), "cl.figure.colour")  # the target's own colour
+    grey = table(2, (("F1", 0, 0, "grey"), ("C1", 0, 0, "grey"), ("C2", 2, 0, "yellow")))
+    refused(grey, 0, walk("0,0", "short+long"), "cl.figure.reach")  # not the yellow cube
+    refused({**grey, "blocked": {"1": "C2"}}, 0, walk("0,0", "long"), "cl.figure.reach")
+    grey["ladders"]["0"] = ["long"]
+    refused(grey, 0, walk("0,0", "short"), "cl.ladder.once")  # the short one is spent
+    refused(grey, 0, walk("0,0", "long"), "cl.figure.reach")
+
+
 # --- the blocking stone -------------------------------------------------------------------
 
 

@@ -613,14 +613,17 @@
   const moreUrl = document.currentScript && document.currentScript.dataset.more;
   const tapsUrl = document.currentScript && document.currentScript.dataset.taps;
   let fetching = false;
-  function loadMore() {
-    if (fetching || !moreUrl) return;
-    fetching = true;
-    const script = document.createElement("script");
-    script.src = moreUrl;
-    script.onload = () => redraw(true);
-    document.head.appendChild(script);
-    if (tapsUrl && document.querySelector("svg.cl-3d[data-turnable]")) {
+  let fetchingTaps = false;
+  function loadMore(svg) {
+    if (!fetching && moreUrl) {
+      fetching = true;
+      const script = document.createElement("script");
+      script.src = moreUrl;
+      script.onload = () => redraw(true);
+      document.head.appendChild(script);
+    }
+    if (!fetchingTaps && tapsUrl && svg.dataset.turnable !== undefined) {
+      fetchingTaps = true;
       const taps = document.createElement("script");
       taps.src = tapsUrl;
       document.head.appendChild(taps);
@@ -663,7 +666,7 @@
     }
     showZoomBar(svg);
     drawn.set(svg, key);
-    if (!window.clTowerMore) loadMore();
+    loadMore(svg);
   }
 
   // The records a view draws: the page's (#cl-td), or its own (data-records: the tower at

@@ -181,7 +181,7 @@ def test_a_top_out_of_reach_is_refused_with_the_reach_rule(client):
     for ladders in ("", "short", "long", "short+long"):
         refused(table.post_move(0, {"type": "walk", "to": high, "ladders": ladders}),
                 "cl.figure.reach")
-    for lang, words in (("en", "out of the figure's reach"), ("fr", "hors de portée")):
+    for lang, words in (("en", "out of the figure’s reach"), ("fr", "hors de portée")):
         answer = phone(client, table, 0).get(
             f"/t/{table.code}/explain", query_string={"pick": json.dumps(
                 {"type": "walk", "to": high})},

@@ -44,11 +44,13 @@ QUIET = "() => window.__quiet.asking === 0 && performance.now() - window.__quiet
 
 
 #: Chromium counts a tap as the second of a double tap when it comes within about 400 ms and
-#: 60 CSS px of the last one (measured with touch at 360 × 740); a tap of its own waits out
-#: this long after a tap this near.
-APART_MS, NEAR_PX = 600, 100
-#: Each page's last tap: when (time.monotonic) and where (its point in the viewport).
-_last_taps: WeakKeyDictionary[Page, tuple[float, float, float]] = WeakKeyDictionary()
+#: 60 CSS px of the last one (measured with touch at 360 × 740): a tap comes this long after
+#: the page's last tap, wherever that was. Where a tap lands is known only as it lands: the
+#: page may scroll in between (the focus moves 120 ms after an answer, and a swap keeps the
+#: question in sight), so a distance read before a tap may not be the distance it lands at.
+APART_MS = 600
+#: Each page's last tap: when (time.monotonic, read once the tap was made).
+_last_taps: WeakKeyDictionary[Page, float] = WeakKeyDictionary()
 
 
 def tap(control: Locator, force: bool = False) -> None:
@@ -56,18 +58,31 @@ def tap(control: Locator, force: bool = False) -> None:
     of a double tap with the page's last tap, which the phone's browser would count as one
     (``companion.js`` makes no move of it). ``force``: a control drawn aria-disabled, which
     still answers a tap."""
-    control.scroll_into_view_if_needed()
-    box = control.bounding_box()
-    assert box is not None, control
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page = control.page
-    last = _last_taps.get(page)
-    if last is not None and abs(last[1] - x) + abs(last[2] - y) < NEAR_PX:
-        wait = APART_MS - (time.monotonic() - last[0]) * 1000
-        if wait > 0:
-            page.wait_for_timeout(wait)
+    _wait_apart(page)
     control.tap(force=force)
-    _last_taps[page] = (time.monotonic(), x, y)
+    _last_taps[page] = time.monotonic()
+
+
+def touch_at(page: Page, find: Callable[[], tuple[float, float] | None]) -> bool:
+    """A finger's touch on the screen at the point ``find`` reads on the page (None:
+    nowhere to touch), a tap of its own as ``tap``'s are, the point read once the last
+    tap's time is out. Returns whether it touched."""
+    _wait_apart(page)
+    point = find()
+    if point is None:
+        return False
+    page.touchscreen.tap(*point)
+    _last_taps[page] = time.monotonic()
+    return True
+
+
+def _wait_apart(page: Page) -> None:
+    """Wait until a tap is not the second of a double tap with the page's last tap."""
+    last = _last_taps.get(page)
+    wait = 0.0 if last is None else APART_MS - (time.monotonic() - last) * 1000
+    if wait > 0:
+        page.wait_for_timeout(wait)
 
 
 def open_phone(browser: Browser, join_url: str, name: str, seat: int) -> Page:

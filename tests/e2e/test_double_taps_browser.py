@@ -12,14 +12,11 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.conftest import ApiTable, bearer
-from tests.e2e.phones import WATCH_REQUESTS, quiet, seated_page, seq_of
+from tests.e2e.phones import APART_MS, WATCH_REQUESTS, quiet, seated_page, seq_of
 from tests.e2e.playing import play
 from tests.web.test_climbers_api import LOWER_OR_LADDER_SEED
 
 pytestmark = pytest.mark.e2e
-#: Longer than a browser counts two taps at one place as one double tap (Android's 300 ms;
-#: Chromium's touch screen, about 400 ms): a tap after this long is a tap of its own.
-APART_MS = 600
 
 #: The click a phone's browser sends for the second tap of a double tap (its detail counts
 #: the taps) at a point, to whatever is under the finger there now; what it hit.

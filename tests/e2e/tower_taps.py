@@ -3,19 +3,22 @@ the tower a quarter at a time until it does."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from playwright.sync_api import Page, expect
 
-#: Taps the element ``sel`` where the browser hits it (nothing drawn over it) in the
-#: viewport, and returns the taps it took (0: it could not). It waits until the page has
+from tests.e2e.phones import WATCH_REQUESTS, quiet, tap, touch_at
+
+#: Where a finger taps the element ``sel`` where the browser hits it (nothing drawn over
+#: it) in the viewport: ``{x, y, means}`` (``means`` names it as the zoom's handles do,
+#: "top:1,4", "block:D3"), or null where it does not show. It waits until the page has
 #: stopped moving, as a finger taps what it sees: the tower is drawn again a frame or two
 #: after a push (the element may not be there yet), and a swap may scroll the control it
 #: focuses into sight. A finger taps a target where it is clear of the others: of the points
 #: where the element shows (a block: on a side, where it has one in sight), the one nearest
 #: its own middle against the other small targets' middles (the lit tops, ladder ways,
-#: figures and ghost handles). The tap is dispatched where the hit was found, in the same
-#: task, so no drawing comes in between. A tap among crowded targets zooms the tower in:
-#: then the zoomed handle that stands for the element is tapped, a second tap.
-TAP_SEEN = """async (sel) => {
+#: figures and ghost handles).
+SEEN_AT = """async (sel) => {
   const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
   let last = null, el = null, r = null;
   for (let k = 0; k < 60; k++) {
@@ -27,7 +30,7 @@ TAP_SEEN = """async (sel) => {
     if (now === last) break;
     last = now;
   }
-  if (!el) return 0;
+  if (!el) return null;
   const centre = (e) => {
     const b = e.getBoundingClientRect();
     return [b.left + b.width / 2, b.top + b.height / 2];
@@ -36,41 +39,74 @@ TAP_SEEN = """async (sel) => {
   const others = [...document.querySelectorAll(`svg.cl-3d ${small}`)]
     .filter((o) => o !== el && !el.contains(o) && !o.closest(".cl-way, .cl-pawn")?.contains(el))
     .map(centre);
-  const click = (hit, x, y) => hit.dispatchEvent(new MouseEvent("click", {
-    bubbles: true, cancelable: true, view: window, clientX: x, clientY: y, detail: 1}));
-  const tap = (target, r) => {
-    const found = [];
-    for (let i = 0; i < 16; i++) for (let j = 0; j < 16; j++) {
-      const x = r.left + r.width * (i || 8) / 16, y = r.top + r.height * (j || 8) / 16;
-      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
-      const hit = document.elementFromPoint(x, y);
-      if (hit && (hit === target || target.contains(hit))) found.push([hit, x, y]);
-    }
-    if (!found.length) return false;
-    const sides = found.filter(([hit]) => hit.dataset.face && hit.dataset.face !== "top");
-    const pool = target.matches("g.cl-b") && sides.length ? sides : found;
-    const score = ([hit, x, y]) => {
-      const own = target.matches("g.cl-b") ? centre(hit) : centre(target);
-      const near = Math.min(...others.map(([ox, oy]) => Math.hypot(ox - x, oy - y)));
-      return near - Math.hypot(own[0] - x, own[1] - y);
-    };
-    const [hit, x, y] = pool.reduce((best, p) => (score(p) > score(best) ? p : best));
-    click(hit, x, y);
-    return true;
+  const found = [];
+  for (let i = 0; i < 16; i++) for (let j = 0; j < 16; j++) {
+    const x = r.left + r.width * (i || 8) / 16, y = r.top + r.height * (j || 8) / 16;
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+    const hit = document.elementFromPoint(x, y);
+    if (hit && (hit === el || el.contains(hit))) found.push([hit, x, y]);
+  }
+  if (!found.length) return null;
+  const sides = found.filter(([hit]) => hit.dataset.face && hit.dataset.face !== "top");
+  const pool = el.matches("g.cl-b") && sides.length ? sides : found;
+  const score = ([hit, x, y]) => {
+    const own = el.matches("g.cl-b") ? centre(hit) : centre(el);
+    const near = Math.min(...others.map(([ox, oy]) => Math.hypot(ox - x, oy - y)));
+    return near - Math.hypot(own[0] - x, own[1] - y);
   };
-  if (!tap(el, r)) return 0;
-  await frame();
-  if (!document.querySelector("svg.cl-3d.cl-zooming")) return 1;
+  const [, x, y] = pool.reduce((best, p) => (score(p) > score(best) ? p : best));
   const d = el.dataset;
   const means = d.ghost ? `ghost:${d.ghost}`
     : el.matches(".cl-way") ? `way:${d.square}:${d.ladders}`
     : el.matches(".cl-reach") ? `top:${d.square}`
     : el.matches(".cl-pawn") ? `pawn:${d.seat}` : `block:${d.block}`;
-  const zoomed = document.querySelector(
-    `svg.cl-3d.cl-zooming .cl-zoom-pick[data-means="${CSS.escape(means)}"] .cl-zoom-dot`);
-  if (!zoomed) return 0;
-  return tap(zoomed, zoomed.getBoundingClientRect()) ? 2 : 0;
+  return {x, y, means};
 }"""
+
+#: Counts the clicks that reach the page from now on, the one a touch makes among them.
+COUNT_CLICKS = """() => {
+  if (window.__clicks === undefined) {
+    window.addEventListener("click", () => { window.__clicks += 1; }, true);
+  }
+  window.__clicks = 0;
+}"""
+
+#: Once the click of the touch just made has been handled and the drawing has had a frame:
+#: whether the tower zoomed in round it (the tap fell among crowded targets).
+ZOOMED = """async () => {
+  const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+  for (let k = 0; k < 120 && !window.__clicks; k++) await frame();
+  await frame();
+  return Boolean(document.querySelector("svg.cl-3d.cl-zooming"));
+}"""
+
+
+def touch_seen(page: Page, selector: str) -> int:
+    """A finger's touch on ``selector`` where the tower shows it (``SEEN_AT``); among
+    crowded targets the tower zooms in, and the zoomed handle that stands for it is
+    touched, a second tap. Returns the taps it took (0: it does not show)."""
+    seen: dict[str, Any] | None = None
+
+    def find() -> tuple[float, float] | None:
+        nonlocal seen
+        seen = page.evaluate(SEEN_AT, selector)
+        return None if seen is None else (seen["x"], seen["y"])
+
+    page.evaluate(COUNT_CLICKS)
+    if not touch_at(page, find):
+        return 0
+    if not page.evaluate(ZOOMED):
+        return 1
+    assert seen is not None
+    handle = f"svg.cl-3d.cl-zooming .cl-zoom-pick[data-means='{seen['means']}'] .cl-zoom-dot"
+    assert touch_at(page, lambda: _middle(page, handle)), f"no zoomed handle for {seen}"
+    return 2
+
+
+def _middle(page: Page, selector: str) -> tuple[float, float] | None:
+    """The middle of ``selector`` on the screen, where it shows."""
+    box = page.locator(selector).bounding_box() if page.locator(selector).count() else None
+    return None if box is None else (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
 def tap_seen(page: Page, selector: str, turned: list[int] | None = None) -> int:
@@ -79,19 +115,22 @@ def tap_seen(page: Page, selector: str, turned: list[int] | None = None) -> int:
     crowded ghost handles included), and adds the quarter turns to ``turned``."""
     for turns in range(4):
         page.locator(selector).first.scroll_into_view_if_needed()
-        taps = page.evaluate(TAP_SEEN, selector)
+        taps = touch_seen(page, selector)
         if taps:
             if turned is not None:
                 turned.append(turns)
             return turns + taps
-        page.locator("[data-turn-tower='90']").click()
+        tap(page.locator("[data-turn-tower='90']"))
     raise AssertionError(f"{selector} is hidden from every side")
 
 
 def choose_lit_block(page: Page) -> None:
     """Tap the first block lit on the phone's tower where it shows, and wait until the
-    question has chosen it."""
+    question has chosen it and the page has settled: the focus moves on 120 ms after the
+    answer, and may scroll the page."""
     lit = page.locator("#cl-v-me g.cl-b.lit").first.get_attribute("data-block")
     assert lit is not None, "no block is lit"
+    page.evaluate(WATCH_REQUESTS)
     tap_seen(page, f"#cl-v-me g.cl-b[data-block='{lit}']")
     expect(page.locator("#cl-ask")).to_have_attribute("data-chosen", lit)
+    quiet(page)

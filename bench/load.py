@@ -2,7 +2,8 @@
 
 Run: .venv/bin/python bench/load.py [--tables T | --ramp 8,16,32] [--phones P]
                                     [--duration S] [--worker gthread] [--threads N]
-                                    [--workers N [--redis URL]] [--screens] [--floor] [--gc]
+                                    [--workers N [--redis URL]] [--database URL]
+                                    [--screens] [--floor] [--gc]
 
 For each step (a number of tables T) it starts the Procfile's gunicorn command (``-k
 WORKER`` if given) on 127.0.0.1 and a fresh database; creates T tables (every registered game
@@ -25,6 +26,8 @@ token by address, and the server holds a few dozen connections per address at mo
 ``--workers N`` serves with N gunicorn workers that tell each other of every move through
 Redis (``--redis URL``; by default a redis-server of the run's own, Debian's, on a free
 port), as ``companion serve --workers N --redis URL`` does (docs/scaling.md).
+``--database postgresql://…`` puts the store on that PostgreSQL instead of a fresh SQLite
+file per step (the steps' tables then stay in it).
 
 It samples the gunicorn workers' CPU time and memory from /proc (summed over the
 workers), reports p50/p95/p99 per step, and, with ``--ramp``, stops at the first step
@@ -105,15 +108,16 @@ class Server:
     """The Procfile's gunicorn on 127.0.0.1, in its own process group."""
 
     def __init__(self, worker: str | None, threads: int, workdir: Path, port: int,
-                 app: str | None = None, workers: int = 1, redis: str | None = None) -> None:
+                 app: str | None = None, workers: int = 1, redis: str | None = None,
+                 database: str | None = None) -> None:
         self.worker, self.threads, self.workdir, self.port = worker, threads, workdir, port
-        self.app, self.workers, self.redis = app, workers, redis
+        self.app, self.workers, self.redis, self.database = app, workers, redis, database
         self.process: subprocess.Popen[bytes] | None = None
         self.worker_pids: list[int] = []
 
     def start(self) -> None:
-        database = self.workdir / f"load-{self.port}.sqlite"
-        env = dict(os.environ, COMPANION_DATABASE=str(database),
+        database = self.database or str(self.workdir / f"load-{self.port}.sqlite")
+        env = dict(os.environ, COMPANION_DATABASE=database,
                    COMPANION_BIND=f"127.0.0.1:{self.port}", COMPANION_HOST="127.0.0.1",
                    COMPANION_PORT=str(self.port), COMPANION_THREADS=str(self.threads),
                    COMPANION_SEEDED_DEALS="1", COMPANION_WORKERS=str(self.workers),
@@ -449,7 +453,7 @@ def percentile(values: list[float], q: float) -> float:
 def run_step(args: argparse.Namespace, tables_count: int, workdir: Path,
              port: int) -> dict[str, Any]:
     server = Server(args.worker, args.threads, workdir, port, served_app(args), args.workers,
-                    args.redis)
+                    args.redis, args.database)
     tables = []
     for index in range(tables_count):
         game = GAME_IDS[index % len(GAME_IDS)]
@@ -639,6 +643,8 @@ def main() -> None:
                         help="gunicorn workers, telling each other of every move through Redis")
     parser.add_argument("--redis", metavar="URL", help="Redis for --workers (default: a "
                         "redis-server of the run's own)")
+    parser.add_argument("--database", metavar="URL", help="the store on this PostgreSQL "
+                        "(postgresql://…; default: a fresh SQLite file per step)")
     parser.add_argument("--target", type=float, default=100, help="p99 target in ms")
     parser.add_argument("--keep-going", action="store_true",
                         help="run every step of the ramp, not only up to the first miss")
@@ -652,7 +658,8 @@ def main() -> None:
         parser.error("1-1000 tables and 1-6 phones per table")
     print(f"# {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()},"
           f" worker {args.worker or 'companion.worker'} x {args.workers}"
-          f"{' with Redis' if args.workers > 1 else ''}, threads {args.threads},"
+          f"{' with Redis' if args.workers > 1 else ''}"
+          f"{', the store on PostgreSQL' if args.database else ''}, threads {args.threads},"
           f" {args.phones} phones per table"
           f"{' + a screen' if args.screens else ''}, {args.duration:.0f} s per step"
           f" after {args.warmup:.0f} s warm-up, think 1-3 s"

@@ -53,7 +53,8 @@ def worker_count(environ: Mapping[str, str] = os.environ) -> int:
 
 
 class Config:
-    #: Where the SQLite database lives; the app factory puts it in the instance folder.
+    #: Where the SQLite database lives (the app factory puts it in the instance folder), or
+    #: a ``postgresql://`` URL: the store of several machines (docs/scaling.md).
     DATABASE: str | None = os.environ.get("COMPANION_DATABASE")
     #: Redis, through which several server processes tell each other of each change
     #: (``companion.peers``); None: one process, and nothing imports Redis.

@@ -1,8 +1,10 @@
-"""SQLite persistence: tables, seats, matches and the append-only move log.
+"""Persistence: tables, seats, matches and the append-only move log.
 
 Every write is one transaction, committed before the caller tells anyone about it, so a
-server killed at any instant loses nothing a phone was told had happened. WAL mode lets
-the readers of other threads go on while a move is being written.
+server killed at any instant loses nothing a phone was told had happened. The embedded
+default is a SQLite file (WAL mode lets the readers of other threads go on while a move is
+being written); a ``postgresql://`` URL puts the store on PostgreSQL (``companion.postgres``).
+The SQL here is written for both: what differs is in each engine's class.
 """
 
 from __future__ import annotations
@@ -14,24 +16,29 @@ import threading
 import time
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.aside import waiting_only_the_caller
 
+if TYPE_CHECKING:
+    from companion.postgres import Postgres
+
+#: One schema for both engines: SQLite reads BIGINT and DOUBLE PRECISION as its INTEGER and
+#: REAL, and its foreign keys stay checked at once (``Store.retire`` defers them).
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     code TEXT PRIMARY KEY,
     game TEXT NOT NULL,
-    players INTEGER NOT NULL,
+    players BIGINT NOT NULL,
     options TEXT NOT NULL,
     host_hash TEXT NOT NULL,
-    created_at REAL NOT NULL,
-    seed INTEGER,
+    created_at DOUBLE PRECISION NOT NULL,
+    seed BIGINT,
     lang TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS seats (
-    code TEXT NOT NULL REFERENCES tables(code),
-    seat INTEGER NOT NULL,
+    code TEXT NOT NULL REFERENCES tables(code) DEFERRABLE,
+    seat BIGINT NOT NULL,
     name TEXT NOT NULL,
     token_hash TEXT NOT NULL UNIQUE,
     PRIMARY KEY (code, seat)
@@ -39,39 +46,39 @@ CREATE TABLE IF NOT EXISTS seats (
 -- Where each seat sits around the table, as where the table screen is from there:
 -- "ahead", "left", "behind" or "right" (a phone draws a map of the table from it).
 CREATE TABLE IF NOT EXISTS sitting (
-    code TEXT NOT NULL REFERENCES tables(code),
-    seat INTEGER NOT NULL,
+    code TEXT NOT NULL REFERENCES tables(code) DEFERRABLE,
+    seat BIGINT NOT NULL,
     screen TEXT NOT NULL,
     PRIMARY KEY (code, seat)
 );
 -- The host's links for other devices (a TV, the host's phone): a device that opens one
 -- holds its key in the host cookie and has the host's buttons until the link is revoked.
 CREATE TABLE IF NOT EXISTS host_links (
-    code TEXT NOT NULL REFERENCES tables(code),
-    id INTEGER NOT NULL,
+    code TEXT NOT NULL REFERENCES tables(code) DEFERRABLE,
+    id BIGINT NOT NULL,
     key_hash TEXT NOT NULL UNIQUE,
-    made_at REAL NOT NULL,
+    made_at DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (code, id)
 );
 CREATE TABLE IF NOT EXISTS matches (
-    code TEXT NOT NULL REFERENCES tables(code),
-    no INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
-    first_seat INTEGER NOT NULL,
-    started_at REAL NOT NULL,
-    ended_at REAL,
+    code TEXT NOT NULL REFERENCES tables(code) DEFERRABLE,
+    no BIGINT NOT NULL,
+    seed BIGINT NOT NULL,
+    first_seat BIGINT NOT NULL,
+    started_at DOUBLE PRECISION NOT NULL,
+    ended_at DOUBLE PRECISION,
     outcome TEXT,
     PRIMARY KEY (code, no)
 );
 CREATE TABLE IF NOT EXISTS log (
     code TEXT NOT NULL,
-    no INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
-    seat INTEGER,
+    no BIGINT NOT NULL,
+    seq BIGINT NOT NULL,
+    seat BIGINT,
     kind TEXT NOT NULL,
     move TEXT NOT NULL,
     client_move_id TEXT,
-    at REAL NOT NULL,
+    at DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (code, no, seq),
     UNIQUE (code, no, seat, client_move_id)
 );
@@ -80,9 +87,9 @@ CREATE TABLE IF NOT EXISTS log (
 -- database (companion serve --workers). A database from before has every table at 0.
 CREATE TABLE IF NOT EXISTS revisions (
     code TEXT PRIMARY KEY,
-    revision INTEGER NOT NULL
+    revision BIGINT NOT NULL
 );
-INSERT OR IGNORE INTO revisions SELECT code, 0 FROM tables;
+INSERT INTO revisions SELECT code, 0 FROM tables WHERE true ON CONFLICT DO NOTHING;
 """
 
 
@@ -164,20 +171,62 @@ def private_file(path: str) -> None:
 RETIRED_MARK = "~"
 
 
-class Store:
-    """One connection shared by the process's threads, serialised by a lock."""
+class Connection(Protocol):
+    """What the store asks of an engine's connection (sqlite3's, ``postgres.Connection``)."""
 
-    def __init__(self, path: str) -> None:
-        self._lock = threading.Lock()
+    def execute(self, sql: str, params: tuple[Any, ...] = ..., /) -> Any: ...
+
+    def close(self) -> None: ...
+
+
+class Sqlite:
+    """The embedded engine: one file on this machine, private to its owner."""
+
+    #: Takes the file's write lock at once: two processes' changes are made one after the
+    #: other, each against the revision the other stored.
+    BEGIN = "BEGIN IMMEDIATE"
+    #: Lets ``Store.retire`` rename a table before the rows that refer to it.
+    DEFER_KEYS = "PRAGMA defer_foreign_keys = ON"
+    IntegrityError = sqlite3.IntegrityError
+
+    @staticmethod
+    def connect(path: str, schema: str) -> sqlite3.Connection:
         private_file(path)
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
+        connection = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=FULL")
+        connection.execute("PRAGMA foreign_keys=ON")
+        connection.executescript(schema)
         for side_file in (f"{path}-wal", f"{path}-shm"):
             if os.path.exists(side_file):
                 os.chmod(side_file, PRIVATE)
+        return connection
+
+    #: A commit waits for the disk's flush: only its caller waits with it.
+    run = staticmethod(waiting_only_the_caller)
+
+
+#: How a ``COMPANION_DATABASE`` on PostgreSQL begins; anything else is a SQLite file's path.
+POSTGRES_URLS = ("postgresql://", "postgres://")
+
+
+def engine_for(database: str) -> type[Sqlite] | type[Postgres]:
+    """The engine of ``database``: PostgreSQL for a URL (psycopg imported only then), else
+    SQLite."""
+    if database.startswith(POSTGRES_URLS):
+        from companion.postgres import Postgres
+
+        return Postgres
+    return Sqlite
+
+
+class Store:
+    """One connection shared by the process's threads, serialised by a lock."""
+
+    def __init__(self, database: str) -> None:
+        self._lock = threading.Lock()
+        self._engine = engine_for(database)
+        self._db: Connection = self._engine.connect(database, SCHEMA)
 
     def _write(self, statements: list[tuple[str, tuple[Any, ...]]],
                revision: tuple[str, int] | None = None) -> None:
@@ -185,7 +234,7 @@ class Store:
         revision its change was made against), only if that is still the table's, counting
         the change (else ``Behind``)."""
         def transaction() -> bool:
-            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(self._engine.BEGIN)
             try:
                 if revision is not None and self._db.execute(
                         "UPDATE revisions SET revision = revision + 1"
@@ -201,7 +250,7 @@ class Store:
             return True
 
         with self._lock:
-            if not waiting_only_the_caller(transaction):
+            if not self._engine.run(transaction):
                 raise Behind(revision[0] if revision else "")
 
     def _read(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -217,8 +266,10 @@ class Store:
                 "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (row.code, row.game, row.players, json.dumps(row.options), row.host_hash,
                  row.created_at, row.seed, row.lang),
-            ), ("INSERT OR REPLACE INTO revisions VALUES (?, 0)", (row.code,))])
-        except sqlite3.IntegrityError:
+            ), (
+                "INSERT INTO revisions VALUES (?, 0)"
+                " ON CONFLICT (code) DO UPDATE SET revision = 0", (row.code,))])
+        except self._engine.IntegrityError:
             return False
         return True
 
@@ -229,15 +280,16 @@ class Store:
         """Every table not retired: (code, when anything last happened at it, how many
         matches it has had, whether its last match is over)."""
         rows = self._read(
-            "SELECT t.code, max(t.created_at,"
+            "SELECT t.code, t.created_at,"
             " coalesce((SELECT max(started_at) FROM matches m WHERE m.code = t.code), 0),"
             " coalesce((SELECT max(ended_at) FROM matches m WHERE m.code = t.code), 0),"
-            " coalesce((SELECT max(at) FROM log l WHERE l.code = t.code), 0)),"
+            " coalesce((SELECT max(at) FROM log l WHERE l.code = t.code), 0),"
             " (SELECT count(*) FROM matches m WHERE m.code = t.code),"
             " (SELECT count(*) FROM matches m WHERE m.code = t.code AND m.ended_at IS NULL)"
-            f" FROM tables t WHERE instr(t.code, '{RETIRED_MARK}') = 0")
-        return [(code, last, count, count > 0 and not open_count)
-                for code, last, count, open_count in rows]
+            " FROM tables t WHERE t.code NOT LIKE ?", (f"%{RETIRED_MARK}%",))
+        return [(code, max(created, started, ended, moved), count,
+                 count > 0 and not open_count)
+                for code, created, started, ended, moved, count, open_count in rows]
 
     def retire(self, code: str) -> str:
         """Free ``code``: the table, its seats, matches and log are kept under an archive
@@ -247,7 +299,7 @@ class Store:
         if not rows:
             return ""
         archive = f"{code}{RETIRED_MARK}{int(rows[0][0] * 1000)}"
-        self._write([("PRAGMA defer_foreign_keys = ON", ())] + [
+        self._write([(self._engine.DEFER_KEYS, ())] + [
             (f"UPDATE {name} SET code = ? WHERE code = ?", (archive, code))
             for name in ("tables", "seats", "sitting", "host_links", "matches", "log",
                          "revisions")])
@@ -305,7 +357,8 @@ class Store:
         return {seat: screen for seat, screen in rows}
 
     def sit(self, code: str, seat: int, screen: str, *, revision: int) -> None:
-        self._write([("INSERT OR REPLACE INTO sitting VALUES (?, ?, ?)", (code, seat, screen))],
+        self._write([("INSERT INTO sitting VALUES (?, ?, ?) ON CONFLICT (code, seat)"
+                      " DO UPDATE SET screen = excluded.screen", (code, seat, screen))],
                     (code, revision))
 
     def host_links(self, code: str) -> dict[int, tuple[str, float]]:
@@ -382,7 +435,7 @@ class Store:
         params: list[Any] = [since]
         if token_hashes is not None:
             hashes = sorted(token_hashes)
-            marks = ", ".join("?" * len(hashes))
+            marks = ", ".join("?" * len(hashes)) or "NULL"  # "IN ()" is no SQL for PostgreSQL
             where += (f" AND (t.host_hash IN ({marks}) OR EXISTS (SELECT 1 FROM seats s"
                       f" WHERE s.code = m.code AND s.token_hash IN ({marks})))")
             params += hashes + hashes

@@ -31,6 +31,7 @@ import websocket
 
 from companion.config import CONNECTIONS_PER_ADDRESS
 from companion.games.base import IllegalMove
+from companion.store import POSTGRES_URLS
 from companion.web.games import BY_ID
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -132,9 +133,11 @@ def call_from(port: int, method: str, path: str, body: Any = None, token: str | 
 
 
 class ServerProcess:
-    def __init__(self, database: Path, port: int | None = None,
-                 env: dict[str, str] | None = None) -> None:
+    def __init__(self, database: Path | str, port: int | None = None,
+                 env: dict[str, str] | None = None, logs: Path | None = None) -> None:
+        #: The SQLite file, or a PostgreSQL URL (then its log goes in ``logs``).
         self.database = database
+        self.logs = logs or Path(database).parent
         self.port = port or free_port()
         #: More of the server's environment (settings, ``GUNICORN_CMD_ARGS``).
         self.env = env or {}
@@ -152,7 +155,7 @@ class ServerProcess:
         command = procfile_command()
         command[0] = str(Path(sys.executable).with_name(command[0]))
         self._close_log()
-        log_path = self.database.parent / f"server-{self.port}.log"
+        log_path = self.logs / f"server-{self.port}.log"
         if log_path not in LOGS:
             LOGS.append(log_path)
         self.log = log_path.open("ab")
@@ -237,9 +240,15 @@ class Stored:
         return len(self.entries)
 
 
-def read_stored(database: Path, code: str) -> Stored:
-    """Read the database file directly (not through the server): unredacted moves."""
-    db = sqlite3.connect(database, timeout=10)
+def read_stored(database: Path | str, code: str) -> Stored:
+    """Read the database directly (not through the server): unredacted moves."""
+    db: Any
+    if str(database).startswith(POSTGRES_URLS):
+        from companion.postgres import Connection
+
+        db = Connection(str(database))
+    else:
+        db = sqlite3.connect(database, timeout=10)
     try:
         game, players, options = db.execute(
             "SELECT game, players, options FROM tables WHERE code = ?", (code,)).fetchone()

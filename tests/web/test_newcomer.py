@@ -14,6 +14,7 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 import urllib.request
 from importlib.metadata import distribution, packages_distributions
 from pathlib import Path
@@ -96,15 +97,14 @@ def imported_packages() -> set[str]:
 
 def runtime_closure() -> set[str]:
     """Every distribution the companion's runtime dependencies bring, extras they name
-    included, and its own extras but the test one (``hall``: Redis, for several
-    processes, imported only when configured)."""
+    included, and its own extras but the test one (``hall``: Redis and psycopg, for
+    several processes or machines, imported only when configured). The companion's own
+    come from this checkout's pyproject.toml (the installed copy may be older)."""
     seen: set[str] = set()
-    companion = distribution("table-companion")
-    extras = ["", *(name for name in companion.metadata.get_all("Provides-Extra") or []
-                    if name != "test")]
-    todo = [Requirement(text) for text in companion.requires or []]
-    todo = [req for req in todo
-            if not req.marker or any(req.marker.evaluate({"extra": e}) for e in extras)]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    todo = [Requirement(text) for text in project["dependencies"]]
+    todo += [Requirement(text) for extra, texts in project["optional-dependencies"].items()
+             if extra != "test" for text in texts]
     while todo:
         req = todo.pop()
         name = req.name.lower().replace("_", "-")

@@ -1,8 +1,9 @@
 """Several server processes serving the same tables (``companion serve --workers N --redis``,
 docs/scaling.md): two real servers (the Procfile's gunicorn) on two loopback ports share one
-SQLite file and one Redis, started here from Debian's ``redis-server``. The store is the
-arbiter; Redis carries a table's code and revision, and each process pushes to its own
-sockets what it reads back from the store."""
+store and one Redis, started here from Debian's ``redis-server``. The store is the arbiter,
+a SQLite file (one machine) or PostgreSQL (several machines, started here from Debian's
+``postgresql``); Redis carries a table's code and revision, and each process pushes to its
+own sockets what it reads back from the store."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 import threading
 import time
 from collections.abc import Iterator
@@ -21,6 +23,7 @@ import pytest
 import redis
 
 from companion.peers import CHANNEL
+from support.postgres_server import binaries, postgres_server
 from support.server_process import (
     FAULT_GAMES,
     Phone,
@@ -63,15 +66,34 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def servers(tmp_path: Path, redis_url: str) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL of this test's own, on a free port."""
+    folder = binaries()
+    if folder is None:
+        pytest.skip("PostgreSQL is not installed (scripts/test installs Debian's postgresql)")
+    with postgres_server(folder, free_port()) as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """The store the processes share: a SQLite file, or a PostgreSQL of this test's own."""
+    if request.param == "sqlite":
+        return tmp_path / "hall.sqlite"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+@pytest.fixture
+def servers(tmp_path: Path, redis_url: str, database: Path | str,
+            ) -> Iterator[tuple[ServerProcess, ServerProcess]]:
     """Two server processes, one worker each, on one database and one Redis."""
     env = {"COMPANION_REDIS": redis_url, "COMPANION_WORKERS": "1",
            "COMPANION_CONNECTIONS_PER_ADDRESS": "200"}
-    database = tmp_path / "hall.sqlite"
     started: list[ServerProcess] = []
     try:
         for _ in range(2):
-            started.append(ServerProcess(database, env=env).start())
+            started.append(ServerProcess(database, env=env, logs=tmp_path).start())
         yield started[0], started[1]
     finally:
         for server in started:
@@ -275,6 +297,31 @@ def test_a_process_killed_mid_game_loses_no_move_and_the_other_keeps_serving(ser
             phone.stop()
 
 
+def test_a_process_started_again_replays_its_tables_from_the_store(servers):
+    a, b = servers
+    rng = random.Random(11)
+    played = []
+    for number, (game, players) in enumerate(FAULT_GAMES):
+        code, _, tokens = open_table(a, game, players, seed=90 + number)
+        for turn in range(3):
+            server = (a, b)[turn % 2]
+            found = a_move(server, code, tokens, rng)
+            assert found is not None, f"{game}: nobody may move"
+            seat, move, seq = found
+            status, answer = server.call("POST", f"/api/tables/{code}/moves", {
+                "move": move, "seq": seq, "client_move_id": f"r{turn}"}, tokens[seat])
+            assert status == 200, answer
+        played.append((code, tokens))
+    a.kill()
+    a.start()
+    for code, tokens in played:
+        replayed = replayed_views(read_stored(a.database, code))
+        for viewer, token in {None: None, **tokens}.items():
+            status, view = a.call("GET", f"/api/tables/{code}/view", token=token)
+            assert status == 200, view
+            assert view["view"] == replayed[viewer], f"{code}: {viewer}'s view"
+
+
 def test_what_crosses_the_channel_is_a_table_code_and_a_revision(servers, redis_url):
     a, b = servers
     channel = Channel(redis_url)
@@ -311,11 +358,46 @@ def test_several_workers_without_redis_are_refused(tmp_path):
     assert "2 workers need Redis" in done.stderr
 
 
-def test_one_process_imports_no_redis(tmp_path):
+def test_one_process_on_sqlite_imports_no_redis_nor_psycopg(tmp_path):
     done = subprocess.run(
         [sys.executable, "-c",
          "import sys; from companion import create_app; create_app();"
-         " print('redis' in sys.modules)"], capture_output=True, text=True, timeout=60,
+         " print('redis' in sys.modules or 'psycopg' in sys.modules)"],
+        capture_output=True, text=True, timeout=60,
         cwd=ROOT,
         env={"PATH": "/usr/bin:/bin", "COMPANION_DATABASE": str(tmp_path / "db.sqlite")})
     assert done.stdout.strip() == "False", done.stderr
+
+
+SLOW_QUERY = textwrap.dedent("""
+    from gevent import monkey
+    monkey.patch_all()
+    import sys, time
+    import gevent
+    from companion.store import Store
+
+    store = Store(sys.argv[1])
+    ticks = []
+
+    def other_table():
+        for _ in range(40):
+            ticks.append(time.monotonic())
+            gevent.sleep(0.005)
+
+    ticking = gevent.spawn(other_table)
+    gevent.sleep(0)
+    began = time.monotonic()
+    store._read("SELECT pg_sleep(0.3)")
+    ended = time.monotonic()
+    ticking.join()
+    print(sum(1 for tick in ticks if began < tick < ended), round(ended - began, 3))
+""")
+
+
+def test_a_query_waiting_for_postgresql_holds_only_its_own_request(postgres_url):
+    done = subprocess.run([sys.executable, "-c", SLOW_QUERY, postgres_url], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    during, took = done.stdout.split()
+    assert float(took) >= 0.3  # the request itself waited for PostgreSQL
+    assert int(during) >= 10, done.stdout  # meanwhile another table went on (every 5 ms)

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import psycopg
+from psycopg.pq import TransactionStatus
 
 T = TypeVar("T")
 
@@ -30,10 +31,28 @@ class Connection:
     """One psycopg connection, taking the store's SQL with SQLite's ``?`` placeholders."""
 
     def __init__(self, url: str) -> None:
+        self._url = url
         self._connection = psycopg.connect(url, autocommit=True)
 
     def execute(self, sql: str, params: tuple[Any, ...] = ()) -> psycopg.Cursor[Any]:
-        return self._connection.execute(sql.replace("?", "%s"), params)
+        """Run ``sql`` on a connection made again once PostgreSQL went away (restarted):
+        after a statement found it gone (a write's transaction then only rolls back), or
+        when this statement finds it gone between two transactions (a read or a write's
+        BEGIN, run again on the new connection)."""
+        sql = sql.replace("?", "%s")
+        if self._connection.broken:
+            self._reconnect()
+        between = self._connection.info.transaction_status == TransactionStatus.IDLE
+        try:
+            return self._connection.execute(sql, params)
+        except psycopg.OperationalError:
+            if not (between and self._connection.broken):
+                raise
+        self._reconnect()
+        return self._connection.execute(sql, params)
+
+    def _reconnect(self) -> None:
+        self._connection = psycopg.connect(self._url, autocommit=True)
 
     def close(self) -> None:
         self._connection.close()

@@ -23,7 +23,8 @@ import pytest
 import redis
 
 from companion.peers import CHANNEL
-from support.postgres_server import binaries, postgres_server
+from companion.store import Store, TableRow
+from support.postgres_server import PostgresServer, binaries, postgres_server
 from support.server_process import (
     FAULT_GAMES,
     Phone,
@@ -66,13 +67,13 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def postgres_url() -> Iterator[str]:
+def postgres() -> Iterator[PostgresServer]:
     """A PostgreSQL of this test's own, on a free port."""
     folder = binaries()
     if folder is None:
         pytest.skip("PostgreSQL is not installed (scripts/test installs Debian's postgresql)")
-    with postgres_server(folder, free_port()) as url:
-        yield url
+    with postgres_server(folder, free_port()) as server:
+        yield server
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -80,8 +81,8 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
     """The store the processes share: a SQLite file, or a PostgreSQL of this test's own."""
     if request.param == "sqlite":
         return tmp_path / "hall.sqlite"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return server.url
 
 
 @pytest.fixture
@@ -394,10 +395,22 @@ SLOW_QUERY = textwrap.dedent("""
 """)
 
 
-def test_a_query_waiting_for_postgresql_holds_only_its_own_request(postgres_url):
-    done = subprocess.run([sys.executable, "-c", SLOW_QUERY, postgres_url], cwd=ROOT,
+def test_a_query_waiting_for_postgresql_holds_only_its_own_request(postgres):
+    done = subprocess.run([sys.executable, "-c", SLOW_QUERY, postgres.url], cwd=ROOT,
                           capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     during, took = done.stdout.split()
     assert float(took) >= 0.3  # the request itself waited for PostgreSQL
     assert int(during) >= 10, done.stdout  # meanwhile another table went on (every 5 ms)
+
+
+def test_a_store_whose_postgresql_restarted_reads_and_writes_again(postgres):
+    store = Store(postgres.url)
+    row = TableRow("ABCD", "seventh-heaven", 3, {}, "host", time.time(), 1, "en")
+    assert store.create_table(row)
+    postgres.restart()  # every session ended: the store's connection is gone
+    assert store.load_table("ABCD") == row
+    postgres.restart()
+    store.take_seat("ABCD", 0, "Ana", "token", revision=0)  # a write's BEGIN finds it gone
+    assert store.seats("ABCD") == {0: ("Ana", "token")}
+    store.close()

@@ -168,6 +168,16 @@ class Step:
 
 
 @dataclass(frozen=True)
+class Pause:
+    """A moment of the game's that the whole table is in and that no move may interrupt
+    (The Climbers' rebuild of a fallen tower): the game's extra that shows it, and the
+    clause a move made meanwhile is refused with."""
+
+    extra: str
+    rule: str
+
+
+@dataclass(frozen=True)
 class Recorded:
     """One move of the match's log on its own, as one viewer may know it
     (``Table.recorded``): what a "This move" page shows."""
@@ -245,6 +255,9 @@ class Table:
     #: Where the table screen is from each seat that said so ("ahead", "left", "behind",
     #: "right"; see ``SCREEN_SIDES``): a phone draws the table as its player sees it.
     sitting: dict[int, str] = field(default_factory=dict)
+    #: The moment the whole table is in, pausing its moves (``Tables.pause``): kept in
+    #: memory only, it stores nothing, and a restart ends it.
+    paused: Pause | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
     #: When anything last happened at this table (``store.now``), and whether its code has
     #: been given up (``Tables.retire_idle``): a request still holding it is refused.
@@ -459,7 +472,7 @@ class Table:
         nothing kept of the last one."""
         self.initial = initial
         self.log, self.steps, self.befores, self.afters, self.effects = [], [], {}, {}, {}
-        self.holders, self.holding = {}, holding
+        self.holders, self.holding, self.paused = {}, holding, None
         self._log_items.clear()
         self._numberings.clear()
 
@@ -940,6 +953,16 @@ class Tables:
             table.sitting[seat] = screen
         self._changed(table)
 
+    def pause(self, table: Table, pause: Pause | None) -> None:
+        """Put the whole table in ``pause``'s moment, refusing every move until it ends
+        (``None``); pushed to every viewer, stored nowhere."""
+        with table.lock:
+            self._open(table)
+            if pause is not None and table.status != "playing":
+                raise TableError("table.not-playing")
+            table.paused = pause
+        self._changed(table)
+
     def free_seat(self, table: Table, seat: int) -> None:
         with table.lock:
             self._open(table)
@@ -1030,6 +1053,8 @@ class Tables:
             match = table.match
             if match is None or table.status != "playing":
                 raise TableError("table.not-playing")
+            if table.paused is not None:
+                raise TableError(table.paused.rule)
             if seq != table.seq_for(seat):
                 raise TableError("table.stale", seq=table.seq_for(seat))
             state = table.state
@@ -1070,6 +1095,8 @@ class Tables:
                 raise TableError("table.undo-finished")
             if step.entry.seat != seat:
                 raise TableError("table.undo-not-yours")
+            if table.paused is not None:
+                raise TableError(table.paused.rule)
             if not table.game.can_undo(step.before, step.entry.mover, step.entry.move,
                                        step.after):
                 raise TableError("table.undo-revealed")

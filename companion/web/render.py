@@ -202,6 +202,8 @@ def viewer_context(table: Table, seat: int | None, is_host: bool = False,
             "can_correct": bool(is_host and table.status == "playing"
                                 and hasattr(table.game, "correct")),
             "match_no": table.match.no if table.match else 0,
+            # The moment the whole table is in, pausing its moves (a game's extra).
+            "paused": table.paused.extra if table.paused else None,
             "sitting": table.sitting.get(seat, SCREEN_SIDES[0]) if seat is not None else None,
             # A phone reads its log by its seat's numbers, the table screen by its own:
             # the record's page a log line opens ("This move"), the whole log it links to.

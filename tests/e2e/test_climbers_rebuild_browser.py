@@ -3,7 +3,8 @@
 words name only blocks already standing and the 3-D picture draws the new block where its
 words put it (the start tower's build test's checks, ``agrees``); the table screen's page
 walks every step, naming no block code, then where each figure stands, and goes back to
-the game."""
+the game. The rebuild is the whole table's: begun on a phone, the table screen and every
+other phone are in it live, and its end brings them all back to the game."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import random
 import re
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from companion.games.climbers import Climbers, rules
 from companion.i18n import drawing_in
@@ -92,12 +93,9 @@ def test_a_mid_game_tower_is_rebuilt_step_by_step_from_every_side(browser, live_
                 step.locator("[data-go=next]").click()
     assert no_horizontal_scroll(phone)
 
-    # The table screen's page: every step with Next and Back, then the figures, then back.
-    laptop = browser.new_context(viewport={"width": 1280, "height": 800})
-    laptop.add_cookies([{"name": f"host_{table.code}", "value": table.host, "url": base}])
-    screen = laptop.new_page()
-    screen.goto(f"{base}/t/{table.code}/screen")
-    screen.locator("[data-go=rebuild]").click()
+    # The table screen, in the rebuild the phone began: every step with Next and Back,
+    # then the figures; the tower stands again and the board is back.
+    screen = host_screen(browser, base, table)
     seen = walk(screen, "rebuild")
     assert len(seen) == len(blocks)
     end = screen.locator(".cl-rebuild-end")
@@ -106,3 +104,55 @@ def test_a_mid_game_tower_is_rebuilt_step_by_step_from_every_side(browser, live_
         expect(end.locator(f"[data-figure='{seat}']")).to_contain_text("’s figure: on the")
     end.locator("[data-go=done]").click()
     expect(screen).to_have_url(re.compile(rf"/t/{table.code}/screen$"))
+    expect(screen.locator("#cl-build")).to_have_count(0)
+
+
+def host_screen(browser, base: str, table: ApiTable) -> Page:
+    laptop = browser.new_context(viewport={"width": 1280, "height": 800})
+    laptop.add_cookies([{"name": f"host_{table.code}", "value": table.host, "url": base}])
+    screen = laptop.new_page()
+    screen.goto(f"{base}/t/{table.code}/screen")
+    return screen
+
+
+def test_a_rebuild_led_from_a_phone_is_the_whole_tables_until_the_tower_stands(
+        browser, live_server):
+    """Begun by a tap on a phone (360 × 740, touch): the table screen shows the steps and
+    follows the leader's, the other phone says the tower is being rebuilt and no move is
+    taken; the leader's "The tower stands again" brings everyone back to the same turn."""
+    app, base = live_server["app"], live_server["base"]
+    table = ApiTable(app.test_client(), game="climbers", players=3, seed=SEED).join_all()
+    table.start(first_seat=0)
+    assert table.post_move(0, {"type": "built"}).status_code == 200
+    before = table.view()["view"]
+    screen = host_screen(browser, base, table)
+    other = seated_page(browser, base, table, 0)
+    leader = seated_page(browser, base, table, 2)
+    expect(screen.locator("#cl-build")).to_have_count(0)
+
+    leader.locator("[data-go=rebuild]").tap()
+    expect(leader).to_have_url(re.compile(rf"/t/{table.code}/play/extra/rebuild$"))
+    expect(leader.locator(".cl-step-count")).to_contain_text("Step 1 of")
+    screen_step = screen.locator("#cl-build-step")
+    expect(screen_step.locator(".cl-step-count")).to_contain_text("Step 1 of")
+    expect(screen_step.locator("svg.cl-3d g.marked")).to_have_count(1)  # drawn
+    expect(other.locator(".cl-rebuilding")).to_contain_text(
+        "The tower is being rebuilt: no move until it stands again.")
+    expect(other.locator("[data-go=rebuild]")).to_have_count(0)
+    refused = table.post_move(0, table.moves(0)[0])
+    assert refused.get_json()["error"]["rule"] == "cl.rebuild.under-way"
+
+    for n in (2, 3):
+        leader.locator("#cl-build-step [data-go=next]").tap()
+        expect(leader.locator(".cl-step-count")).to_contain_text(f"Step {n} of")
+        expect(screen_step.locator(".cl-step-count")).to_contain_text(f"Step {n} of")
+    assert no_horizontal_scroll(leader)
+
+    leader.locator("[data-go=done]").tap()
+    expect(leader).to_have_url(re.compile(rf"/t/{table.code}/play$"))
+    expect(screen.locator("#cl-build")).to_have_count(0)
+    expect(screen.locator("#cl-v-main g[data-block]").first).to_be_attached()
+    expect(other.locator(".cl-rebuilding")).to_have_count(0)
+    expect(other.locator("[data-go=rebuild]")).to_have_count(1)
+    assert table.view()["view"] == before  # the same position, the same turn
+    assert table.post_move(0, table.moves(0)[0]).status_code == 200

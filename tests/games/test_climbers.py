@@ -28,6 +28,8 @@ from companion.games.climbers.data import ALL_COLOURS, BLOCKS, COLOURS, FOUNDATI
 from companion.games.climbers.game import TURN_START
 from companion.games.climbers.geometry import Tower, hidden, shape, shapes
 from companion.games.climbers.tower import generate
+from companion.store import Store
+from companion.tables import Pause, Table, TableError, Tables
 from tests.rule_checks import (
     TABLE_PARAMS,
     RuleChecks,
@@ -1380,3 +1382,39 @@ def test_positions_with_the_blocks_where_they_were_share_one_tower():
     assert game.view(moved, None)["blocks"] is not game.view(walked, None)["blocks"]
     assert game.view(moved, None)["blocks"] == Climbers().view(moved, None)["blocks"]
     assert rules.tower(moved).blocks[block["block"]]["x"] == block["x"]
+
+
+def rebuild_refused(tables: Tables, table: Table, seat: int, move: Move,
+                         rule: str) -> None:
+    """``move`` is refused at ``table`` for ``rule`` (a refusal of the table's moment, not
+    of the engine), and the table stays as it was."""
+    seq = table.seq
+    with pytest.raises(TableError) as err:
+        tables.submit(table, seat, move, table.seq_for(seat), f"m{seq}")
+    assert err.value.rule == rule
+    assert table.seq == seq
+
+
+def test_no_move_is_taken_while_the_table_rebuilds_its_fallen_tower(tmp_path):
+    """cl.rebuild.under-way: while the whole table rebuilds a fallen tower
+    (``Tables.pause``) every move is refused, an undo too, and nothing changes; once the
+    tower stands again play goes on from the same position."""
+    tables = Tables(Store(str(tmp_path / "companion.sqlite")), {GAME: G})
+    table, _host = tables.create(GAME, 2, {}, seed=3)
+    for name in ("Ana", "Ben"):
+        tables.join(table, name, None)
+    tables.start(table, first_seat=0)
+    tables.submit(table, 0, {"type": "built"}, table.seq_for(0), "built")
+    move = G.legal_moves(table.state, 0)[0]
+    tables.submit(table, 0, move, table.seq_for(0), "first")
+    before = table.state
+    tables.pause(table, Pause("rebuild", "cl.rebuild.under-way"))
+    rebuild_refused(tables, table, 0, G.legal_moves(table.state, 0)[0],
+                         "cl.rebuild.under-way")
+    with pytest.raises(TableError) as err:
+        tables.undo(table, 0)
+    assert err.value.rule == "cl.rebuild.under-way"
+    tables.pause(table, None)
+    assert table.state is before
+    tables.submit(table, 0, G.legal_moves(table.state, 0)[0], table.seq_for(0), "next")
+    assert table.seq == 3

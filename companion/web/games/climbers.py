@@ -241,4 +241,5 @@ def _block_item(item_id: str, record: str) -> str:
 
 
 SPEC = GameSpec(engine=ENGINES["climbers"], helpers=ClimbersHelpers(),
-                extras=("build", "build_step", "rebuild", "rebuild_step", "rebuild_page"))
+                extras=("build", "build_step", "rebuild", "rebuild_step"),
+                pauses={"rebuild": "cl.rebuild.under-way"})

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,9 @@ class GameSpec:
     #: a long instruction): each is the template ``<name>.html`` of the game's folder,
     #: served at ``/t/<code>/extra/<name>`` from the public view.
     extras: tuple[str, ...] = ()
+    #: Extras the whole table goes into together, pausing every move meanwhile: each
+    #: with the clause a move made then is refused with (``Tables.pause``).
+    pauses: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def id(self) -> str:

@@ -173,7 +173,8 @@ def viewer_context(table: Table, seat: int | None, is_host: bool = False,
     """Everything a page or a push shows this viewer, taken under the table's lock."""
     with table.lock:
         view = table.view_for(seat)
-        moves = table.pick_moves(seat, chosen or {})
+        # While the whole table is in a moment of the game's (``paused``), none is offered.
+        moves = [] if table.paused else table.pick_moves(seat, chosen or {})
         last = table.steps[-1].entry if table.steps else None
         context: dict[str, Any] = {
             "code": table.code,
@@ -194,7 +195,7 @@ def viewer_context(table: Table, seat: int | None, is_host: bool = False,
             "played": table.play() if table.status == "over" else None,
             "log": table.log_tail(seat, LOG_TAIL),
             "can_undo": bool(seat is not None and last is not None and last.seat == seat
-                             and table.status == "playing"
+                             and table.status == "playing" and not table.paused
                              and table.game.can_undo(table.steps[-1].before, seat, last.move,
                                                      table.steps[-1].after)),
             "can_host_undo": bool(is_host and table.steps),

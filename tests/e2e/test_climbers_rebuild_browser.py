@@ -136,8 +136,12 @@ def test_a_rebuild_led_from_a_phone_is_the_whole_tables_until_the_tower_stands(
     screen_step = screen.locator("#cl-build-step")
     expect(screen_step.locator(".cl-step-count")).to_contain_text("Step 1 of")
     expect(screen_step.locator("svg.cl-3d g.marked")).to_have_count(1)  # drawn
-    expect(other.locator(".cl-rebuilding")).to_contain_text(
+    expect(screen_step).to_be_visible()
+    expect(screen.locator("#cl-build [data-go=done]")).to_be_visible()
+    expect(other.locator("#status h1")).to_have_text(
         "The tower is being rebuilt: no move until it stands again.")
+    expect(other.locator(".cl-rebuilding [data-go=follow]")).to_be_visible()
+    expect(other.locator("#picker form, #picker button")).to_have_count(0)  # none offered
     expect(other.locator("[data-go=rebuild]")).to_have_count(0)
     refused = table.post_move(0, table.moves(0)[0])
     assert refused.get_json()["error"]["rule"] == "cl.rebuild.under-way"
@@ -153,6 +157,7 @@ def test_a_rebuild_led_from_a_phone_is_the_whole_tables_until_the_tower_stands(
     expect(screen.locator("#cl-build")).to_have_count(0)
     expect(screen.locator("#cl-v-main g[data-block]").first).to_be_attached()
     expect(other.locator(".cl-rebuilding")).to_have_count(0)
+    expect(other.locator("#status")).to_have_attribute("data-my-turn", "yes")
     expect(other.locator("[data-go=rebuild]")).to_have_count(1)
     assert table.view()["view"] == before  # the same position, the same turn
     assert table.post_move(0, table.moves(0)[0]).status_code == 200

@@ -200,13 +200,32 @@ def ask(view: dict[str, Any], pick: Any, moves: list[dict[str, Any]] | None,
     chosen: dict[str, Any] = dict(getattr(pick, "chosen", None) or {})
     values = list(getattr(pick, "values", None) or [])
     settled = getattr(pick, "move", None)
+    out = _targets(view, key, chosen, values, moves or [], words, offer)
+    if isinstance(chosen.get("block"), str):
+        out["chosen"] = chosen["block"]
+    if key not in ANEW_KEYS and chosen.get("type") in ANEW_KINDS:
+        out["anew-pick"] = _json({"type": chosen["type"]})
+    out.update(_places(view, key, chosen, settled, moves or []))
+    walk = settled if settled is not None and settled.get("type") == "walk" else chosen
+    if walk.get("type") == "walk" and isinstance(walk.get("to"), str) and walk["to"] != "table":
+        if "reach" not in out:
+            out.update(_reach(view, [walk["to"]], words))
+        out["square"] = walk["to"]
+    return out
+
+
+def _targets(view: dict[str, Any], key: str | None, chosen: dict[str, Any],
+             values: list[Any], moves: list[dict[str, Any]], words: Words,
+             offer: Offer | None) -> dict[str, str]:
+    """What the tower lights for the question ``key``: the tops a walk reaches, the blocks
+    a stone may lie on, the blocks that may move."""
     out: dict[str, str] = {}
     if key == "type" and "walk" in values:
         out.update(_reach(view, [name for name in view.get("reach") or {} if name != "table"],
                           words, offer, every_way=True))
         out["reach-pick"] = _json({"type": "walk"})
     if key == "type" and "stone" in values and offer is not None:
-        out.update(_stones(view, moves or [], words, offer))
+        out.update(_stones(view, moves, words, offer))
     if key == "type" and "block" in values:
         out.update(_lit(view, list(view.get("movable") or []), words))
         out["block-pick"] = _json({"type": "block"})
@@ -217,25 +236,23 @@ def ask(view: dict[str, Any], pick: Any, moves: list[dict[str, Any]] | None,
     elif key == "block":
         out.update(_lit(view, values, words))
         out["block-pick"] = _json(chosen)
-    if isinstance(chosen.get("block"), str):
-        out["chosen"] = chosen["block"]
-    if key not in ANEW_KEYS and chosen.get("type") in ANEW_KINDS:
-        out["anew-pick"] = _json({"type": chosen["type"]})
+    return out
+
+
+def _places(view: dict[str, Any], key: str | None, chosen: dict[str, Any],
+            settled: dict[str, Any] | None, moves: list[dict[str, Any]]) -> dict[str, str]:
+    """The ghost places of the block chosen, while its place is asked or once it is
+    settled, and the one to mark when only one (or the settled one) is left."""
+    out: dict[str, str] = {}
     placing = settled if settled is not None and "x" in settled else None
     if key in PLACE_KEYS or (placing is None and key == "top" and "block" in chosen):
-        found = ghosts(view, moves or [], chosen)
+        found = ghosts(view, moves, chosen)
         out["ghosts"] = " ".join(found)
         if key in PLACE_KEYS:
             out["ghost-pick"] = _json(chosen)
         elif len(found) == 1:
             out["ghost"] = found[0].split(":")[0]
     if placing is not None:
-        found = ghosts(view, moves or [], placing)
-        out["ghosts"] = " ".join(found)
+        out["ghosts"] = " ".join(ghosts(view, moves, placing))
         out["ghost"] = f"{placing['x']}_{placing['y']}_{placing['long'] or NO_LONG}"
-    walk = settled if settled is not None and settled.get("type") == "walk" else chosen
-    if walk.get("type") == "walk" and isinstance(walk.get("to"), str) and walk["to"] != "table":
-        if "reach" not in out:
-            out.update(_reach(view, [walk["to"]], words))
-        out["square"] = walk["to"]
     return out

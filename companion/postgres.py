@@ -1,10 +1,11 @@
 """The store on PostgreSQL (``COMPANION_DATABASE=postgresql://…``): several machines share
 one database (docs/scaling.md, "Several machines").
 
-What differs from the embedded SQLite file is here: the connection, the placeholders and
-the start of a write. A change of a table is arbitrated as on SQLite, by the row of its
-revision: a second transaction updating that row waits for the first to commit, then finds
-the revision moved on and stores nothing (``store.Behind``).
+What differs from the embedded SQLite file is here: the connection, how a parameter is
+marked in the SQL (``%s`` for SQLite's ``?``) and the start of a write. A change of a
+table is arbitrated as on SQLite, by the row of its revision: a second transaction
+updating that row waits for the first to commit, then finds the revision moved on and
+stores nothing (``store.Behind``).
 
 psycopg is imported only here, and this module only when PostgreSQL is configured: the
 embedded default needs nothing but Python. Under gunicorn's gevent worker psycopg waits
@@ -28,7 +29,8 @@ SCHEMA_LOCK = 51
 
 
 class Connection:
-    """One psycopg connection, taking the store's SQL with SQLite's ``?`` placeholders."""
+    """One psycopg connection, taking the store's SQL as written for SQLite (a ``?`` marks
+    each parameter)."""
 
     def __init__(self, url: str) -> None:
         self._url = url

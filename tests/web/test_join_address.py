@@ -9,12 +9,13 @@ import re
 import subprocess
 import sys
 import urllib.request
+from pathlib import Path
 
 import pytest
 
 from companion.network import join_host, qr_svg
 from support.checkout import ROOT
-from support.server_process import call_json, free_port, stop_group, wait_until_served
+from support.server_process import LOGS, call_json, free_port, stop_group, wait_until_served
 from tests.conftest import ApiTable, make_app
 
 LOOPBACK_WARNING = ("Phones cannot join: this laptop serves only itself. Start it with "
@@ -66,26 +67,29 @@ def test_a_server_bound_to_one_address_sends_phones_to_that_address():
     assert join_host("127.0.0.1", "companion.example") == ("companion.example", None)
 
 
-def serve(bind: str, **env: str) -> tuple[subprocess.Popen[str], list[str]]:
-    """`companion serve --bind bind`, and what it printed up to its address."""
+def serve(bind: str, log: Path, **env: str) -> tuple[subprocess.Popen[str], list[str]]:
+    """`companion serve --bind bind`, and what it printed up to its address; the server's
+    own log (gunicorn's, on stderr) goes to ``log``, read by the test's teardown."""
     environ = {key: value for key, value in os.environ.items()
                if key not in ("COMPANION_HOST", "COMPANION_BIND", "COMPANION_PORT", "PORT")}
     environ.update(env)
-    process = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--bind", bind],
-                               cwd=ROOT, env=environ, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    LOGS.append(log)
+    with log.open("w") as stderr:
+        process = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--bind", bind],
+                                   cwd=ROOT, env=environ, stdout=subprocess.PIPE,
+                                   stderr=stderr, text=True, start_new_session=True)
     lines: list[str] = []
     while not lines or not lines[-1].startswith("http://"):
         line = process.stdout.readline()
-        assert line, "serve stopped before printing its address"
+        assert line, "serve stopped before printing its address:\n" + log.read_text()[-4000:]
         lines.append(line.strip())
     return process, lines
 
 
-def table_screen(port: int, process: subprocess.Popen[str]) -> tuple[str, str, str]:
+def table_screen(port: int, process: subprocess.Popen[str], log: Path) -> tuple[str, str, str]:
     """A new table's screen as served, its join address and its QR code."""
     base = f"http://127.0.0.1:{port}"
-    wait_until_served(base + "/", process, 20)
+    wait_until_served(base + "/", process, 20, log)
     status, body = call_json(base, "POST", "/api/tables",
                              {"game": "seventh-heaven", "players": 3})
     assert status == 201, body
@@ -99,13 +103,13 @@ def table_screen(port: int, process: subprocess.Popen[str]) -> tuple[str, str, s
 @pytest.mark.slow
 def test_companion_serve_on_loopback_prints_the_screens_address_and_warns(tmp_path):
     port = free_port()
-    process, lines = serve(f"127.0.0.1:{port}",
+    process, lines = serve(f"127.0.0.1:{port}", tmp_path / "serve.log",
                            COMPANION_DATABASE=str(tmp_path / "serve.sqlite"))
     try:
         printed = lines[-1]
         assert printed == f"http://127.0.0.1:{port}/"
         assert LOOPBACK_WARNING in lines
-        page, url, code = table_screen(port, process)
+        page, url, code = table_screen(port, process, tmp_path / "serve.log")
         assert url == f"{printed}j/{code}"
         assert LOOPBACK_WARNING in page
     finally:
@@ -115,12 +119,13 @@ def test_companion_serve_on_loopback_prints_the_screens_address_and_warns(tmp_pa
 @pytest.mark.slow
 def test_companion_serve_everywhere_with_companion_host_shows_no_warning(tmp_path):
     port = free_port()
-    process, lines = serve(f"0.0.0.0:{port}", COMPANION_HOST="companion.example",
+    process, lines = serve(f"0.0.0.0:{port}", tmp_path / "serve.log",
+                           COMPANION_HOST="companion.example",
                            COMPANION_DATABASE=str(tmp_path / "serve.sqlite"))
     try:
         printed = lines[-1]
         assert printed == f"http://companion.example:{port}/"
-        page, url, code = table_screen(port, process)
+        page, url, code = table_screen(port, process, tmp_path / "serve.log")
         assert url == f"{printed}j/{code}"
         assert 'id="unreachable"' not in page and "Phones cannot join" not in page
         assert not any("Phones cannot join" in line for line in lines)

@@ -82,6 +82,25 @@ CREATE TABLE IF NOT EXISTS log (
     PRIMARY KEY (code, no, seq),
     UNIQUE (code, no, seat, client_move_id)
 );
+-- Newcomers waiting for the host to let them into a seat freed during a game, and the
+-- moment a whole table is in (The Climbers' rebuild of a fallen tower): kept here so that
+-- every server process serving the table knows them (companion serve --workers).
+CREATE TABLE IF NOT EXISTS seat_requests (
+    code TEXT NOT NULL REFERENCES tables(code) DEFERRABLE,
+    id TEXT NOT NULL,
+    seat BIGINT NOT NULL,
+    name TEXT NOT NULL,
+    token_hash TEXT NOT NULL,
+    asked_at DOUBLE PRECISION NOT NULL,
+    spoken_code TEXT NOT NULL,
+    asker TEXT NOT NULL,
+    PRIMARY KEY (code, id)
+);
+CREATE TABLE IF NOT EXISTS pauses (
+    code TEXT PRIMARY KEY REFERENCES tables(code) DEFERRABLE,
+    extra TEXT NOT NULL,
+    rule TEXT NOT NULL
+);
 -- How many changes each table has had. A change is stored only while its table's count is
 -- the one its server process last read: the arbiter between several processes serving one
 -- database (companion serve --workers). A database from before has every table at 0.
@@ -113,6 +132,35 @@ class MatchRow:
     started_at: float
     ended_at: float | None
     outcome: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """Someone asking for a seat freed during a game: the seat holds a hand, so only the
+    host lets them in. Their token becomes the seat's when the host does.
+
+    Anyone can type the freed player's name, so the request carries a code drawn by the
+    companion (``spoken_code``, unique among the table's requests): the waiting phone shows
+    it, the host's screen shows it beside the name, and the host asks the person at the
+    table to say it. ``asker`` is who asked, as the web layer knows them (an address)."""
+
+    id: str
+    seat: int
+    name: str
+    token_hash: str
+    at: float
+    spoken_code: str
+    asker: str
+
+
+@dataclass(frozen=True)
+class Pause:
+    """A moment of the game's that the whole table is in and that no move may interrupt
+    (The Climbers' rebuild of a fallen tower): the game's extra that shows it, and the
+    clause a move made meanwhile is refused with."""
+
+    extra: str
+    rule: str
 
 
 @dataclass(frozen=True)
@@ -302,7 +350,7 @@ class Store:
         self._write([(self._engine.DEFER_KEYS, ())] + [
             (f"UPDATE {name} SET code = ? WHERE code = ?", (archive, code))
             for name in ("tables", "seats", "sitting", "host_links", "matches", "log",
-                         "revisions")])
+                         "seat_requests", "pauses", "revisions")])
         return archive
 
     def revision(self, code: str) -> tuple[float, int] | None:
@@ -330,10 +378,12 @@ class Store:
     def take_seat(self, code: str, seat: int, name: str, token_hash: str,
                   said: tuple[int, LogRow] | None = None, *, revision: int) -> None:
         """Seat a player; ``said``: the log entry (match number, entry) that tells the
-        table, written in the same transaction."""
+        table, written in the same transaction. Whoever else asked for the seat is turned
+        away."""
         self._write([(
             "INSERT INTO seats VALUES (?, ?, ?, ?)", (code, seat, name, token_hash),
-        ), *self._log_statements(code, said)], (code, revision))
+        ), ("DELETE FROM seat_requests WHERE code = ? AND seat = ?", (code, seat)),
+            *self._log_statements(code, said)], (code, revision))
 
     def free_seat(self, code: str, seat: int, said: tuple[int, LogRow] | None = None, *,
                   revision: int) -> None:
@@ -375,13 +425,46 @@ class Store:
         self._write([("DELETE FROM host_links WHERE code = ? AND id = ?", (code, link))],
                     (code, revision))
 
+    def seat_requests(self, code: str) -> dict[str, SeatRequest]:
+        """The newcomers waiting for a freed seat, by request id."""
+        rows = self._read("SELECT id, seat, name, token_hash, asked_at, spoken_code, asker"
+                          " FROM seat_requests WHERE code = ?", (code,))
+        return {row[0]: SeatRequest(*row) for row in rows}
+
+    def ask_seat(self, code: str, request: SeatRequest, *, revision: int) -> None:
+        """Add ``request``, in place of its asker's earlier one."""
+        self._write([("DELETE FROM seat_requests WHERE code = ? AND asker = ?",
+                      (code, request.asker)),
+                     ("INSERT INTO seat_requests VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                      (code, request.id, request.seat, request.name, request.token_hash,
+                       request.at, request.spoken_code, request.asker))], (code, revision))
+
+    def turn_away(self, code: str, request_id: str, *, revision: int) -> None:
+        self._write([("DELETE FROM seat_requests WHERE code = ? AND id = ?",
+                      (code, request_id))], (code, revision))
+
+    def pause(self, code: str) -> Pause | None:
+        """The moment the table is in, if any."""
+        rows = self._read("SELECT extra, rule FROM pauses WHERE code = ?", (code,))
+        return Pause(*rows[0]) if rows else None
+
+    def set_pause(self, code: str, pause: Pause | None, *, revision: int) -> None:
+        """Put the table in ``pause``'s moment, or end the one it is in (``None``)."""
+        statements: list[tuple[str, tuple[Any, ...]]] = [
+            ("DELETE FROM pauses WHERE code = ?", (code,))]
+        if pause is not None:
+            statements.append(("INSERT INTO pauses VALUES (?, ?, ?)",
+                               (code, pause.extra, pause.rule)))
+        self._write(statements, (code, revision))
+
     # --- matches and the log -------------------------------------------------------
 
     def start_match(self, code: str, match: MatchRow, *, revision: int) -> None:
+        """Begin match ``match``; the moment the last one was in ends with it."""
         self._write([(
             "INSERT INTO matches VALUES (?, ?, ?, ?, ?, NULL, NULL)",
             (code, match.no, match.seed, match.first_seat, match.started_at),
-        )], (code, revision))
+        ), ("DELETE FROM pauses WHERE code = ?", (code,))], (code, revision))
 
     def matches(self, code: str) -> list[MatchRow]:
         rows = self._read(

@@ -19,7 +19,16 @@ from companion.games.base import Game, IllegalMove, Move, Outcome, State, has_va
 from companion.lru import LRU
 from companion.names import shows, tidied
 from companion.plays import Play, before_the_end, play_of
-from companion.store import Behind, LogRow, MatchRow, Store, TableRow, now
+from companion.store import (
+    Behind,
+    LogRow,
+    MatchRow,
+    Pause,
+    SeatRequest,
+    Store,
+    TableRow,
+    now,
+)
 
 #: Letters that can't be misread for one another when read off a screen across a room.
 CODE_ALPHABET = "ACDEFHJKMNPRTWXY"
@@ -134,25 +143,6 @@ def typed_host_key(typed: str) -> str:
     return key.translate(str.maketrans("OIL", "011"))
 
 
-@dataclass(frozen=True)
-class SeatRequest:
-    """Someone asking for a seat freed during a game: the seat holds a hand, so only the
-    host lets them in. Their token becomes the seat's when the host does.
-
-    Anyone can type the freed player's name, so the request carries a code drawn by the
-    companion (``spoken_code``, unique among the table's requests): the waiting phone shows
-    it, the host's screen shows it beside the name, and the host asks the person at the
-    table to say it. ``asker`` is who asked, as the web layer knows them (an address)."""
-
-    id: str
-    seat: int
-    name: str
-    token_hash: str
-    at: float
-    spoken_code: str
-    asker: str
-
-
 #: Where the table screen can be, seen from a seat: in front across the table, on the
 #: left, behind the player, on the right.
 SCREEN_SIDES = ("ahead", "left", "behind", "right")
@@ -165,16 +155,6 @@ class Step:
     entry: LogRow
     before: State
     after: State
-
-
-@dataclass(frozen=True)
-class Pause:
-    """A moment of the game's that the whole table is in and that no move may interrupt
-    (The Climbers' rebuild of a fallen tower): the game's extra that shows it, and the
-    clause a move made meanwhile is refused with."""
-
-    extra: str
-    rule: str
 
 
 @dataclass(frozen=True)
@@ -255,8 +235,7 @@ class Table:
     #: Where the table screen is from each seat that said so ("ahead", "left", "behind",
     #: "right"; see ``SCREEN_SIDES``): a phone draws the table as its player sees it.
     sitting: dict[int, str] = field(default_factory=dict)
-    #: The moment the whole table is in, pausing its moves (``Tables.pause``): kept in
-    #: memory only, it stores nothing, and a restart ends it.
+    #: The moment the whole table is in, pausing its moves (``Tables.pause``).
     paused: Pause | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
     #: When anything last happened at this table (``store.now``), and whether its code has
@@ -265,8 +244,7 @@ class Table:
     retired: bool = False
     #: The host's links for other devices: link id → (key hash, when it was made).
     host_links: dict[int, tuple[str, float]] = field(default_factory=dict)
-    #: Newcomers waiting for the host to let them into a freed seat, by request id (kept in
-    #: memory: after a restart they ask again).
+    #: Newcomers waiting for the host to let them into a freed seat, by request id.
     requests: dict[str, SeatRequest] = field(default_factory=dict)
     #: How many changes of this table the store holds as this process last read or made
     #: them (``Store.revision``), and how many of them the listener was told of: another
@@ -676,7 +654,8 @@ class Tables:
             return None
         table = Table(row, game, self.store.seats(code), self.store.matches(code),
                       sitting=self.store.sitting(code), host_links=self.store.host_links(code),
-                      revision=revision[1], told=revision[1])
+                      requests=self.store.seat_requests(code), revision=revision[1],
+                      told=revision[1])
         match = table.match
         table.touched = max([row.created_at, *(m.started_at for m in table.matches),
                              *(m.ended_at or 0 for m in table.matches)])
@@ -686,6 +665,7 @@ class Tables:
             for entry in log:
                 self._replay(table, entry)
                 table.touched = max(table.touched, entry.at)
+        table.paused = self.store.pause(code)
         return table
 
     def heard(self, code: str) -> None:
@@ -748,6 +728,7 @@ class Tables:
                                if seats.get(seat, ("", ""))[1] != token_hash}
         table.untold_revoked |= bool(set(table.host_links) - set(links))
         table.seats, table.host_links, table.sitting = seats, links, self.store.sitting(code)
+        table.requests = self.store.seat_requests(code)
         was = table.match
         table.matches = self.store.matches(code)
         match = table.match
@@ -758,6 +739,7 @@ class Tables:
             log = [] if match is None else self.store.log(code, match.no, after=table.seq)
         for entry in log:
             self._replay(table, entry)
+        table.paused = self.store.pause(code)
         table.revision = found[1]
         table.touched = now()
 
@@ -911,6 +893,7 @@ class Tables:
                 new_spoken_code({other.spoken_code for other in others.values()})
             request = SeatRequest(secrets.token_hex(4), seat, name, hash_token(token), now(),
                                   spoken, asker)
+            self._store(table, self.store.ask_seat, request)
             table.requests = {**others, request.id: request}
         self._changed(table)
         return token
@@ -939,8 +922,10 @@ class Tables:
 
     def turn_away(self, table: Table, request_id: str) -> None:
         with table.lock:
-            if table.requests.pop(request_id, None) is None:
+            if request_id not in table.requests:
                 raise TableError("table.no-such-request")
+            self._store(table, self.store.turn_away, request_id)
+            del table.requests[request_id]
         self._changed(table)
 
     def sit(self, table: Table, seat: int, screen: str) -> None:
@@ -955,11 +940,13 @@ class Tables:
 
     def pause(self, table: Table, pause: Pause | None) -> None:
         """Put the whole table in ``pause``'s moment, refusing every move until it ends
-        (``None``); pushed to every viewer, stored nowhere."""
+        (``None``); pushed to every viewer."""
         with table.lock:
             self._open(table)
             if pause is not None and table.status != "playing":
                 raise TableError("table.not-playing")
+            if pause != table.paused:
+                self._store(table, self.store.set_pause, pause)
             table.paused = pause
         self._changed(table)
 

@@ -19,7 +19,8 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from companion.i18n import drawing_in
-from companion.tables import Pause, Table, TableError
+from companion.store import Pause
+from companion.tables import Table, TableError
 from companion.web.cookies import host_token
 from companion.web.phone import seat_or_join, seat_or_none
 from companion.web.render import screen_context, viewer_context

@@ -28,8 +28,8 @@ from companion.games.climbers.data import ALL_COLOURS, BLOCKS, COLOURS, FOUNDATI
 from companion.games.climbers.game import TURN_START
 from companion.games.climbers.geometry import Tower, hidden, shape, shapes
 from companion.games.climbers.tower import generate
-from companion.store import Store
-from companion.tables import Pause, Table, TableError, Tables
+from companion.store import Pause, Store
+from companion.tables import Table, TableError, Tables
 from tests.rule_checks import (
     TABLE_PARAMS,
     RuleChecks,

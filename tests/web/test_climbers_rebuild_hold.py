@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import html
 
-from tests.conftest import ApiTable
+from tests.conftest import ApiTable, make_app
 
 GAME, SEED = "climbers", 3
 
@@ -64,3 +64,20 @@ def test_only_a_seated_phone_or_the_host_begins_a_rebuild(app):
     stranger = app.test_client().post(f"/t/{table.code}/extra/rebuild/begin")
     assert stranger.status_code == 403
     assert table.post_move(0, table.moves(0)[0]).status_code == 200
+
+
+def test_a_restart_keeps_the_table_in_its_rebuild(app):
+    table = playing(app)
+    phone = device(app, f"seat_{table.code}", table.tokens[1])
+    assert phone.post(f"/t/{table.code}/extra/rebuild/begin").status_code == 303
+    move = table.moves(0)[0]
+    # The tower still lies on the table: the server started again says so too.
+    again = make_app({"DATABASE": app.config["DATABASE"], "RATE_BURST": 1e9})
+    table.client.application = again
+    refused = table.post_move(0, move)
+    assert refused.status_code == 422
+    assert refused.get_json()["error"]["rule"] == "cl.rebuild.under-way"
+    screen = device(again, f"host_{table.code}", table.host)
+    assert screen.post(f"/t/{table.code}/extra/rebuild/end",
+                       data={"on": "screen"}).status_code == 303
+    assert table.post_move(0, move).status_code == 200

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from tests.conftest import bearer
+from tests.conftest import bearer, make_app
 from tests.web.hostile_kit import Seated
 
 
@@ -178,3 +178,18 @@ def test_a_name_over_the_limit_asking_for_a_freed_seat_is_refused_and_kept(app):
     assert refused.status_code == 422 and "1 to 24 characters" in page
     assert re.search(rf'<input[^>]*name="name"[^>]*value="{typed}"', page)
     assert request_ids(seated) == []
+
+
+def test_a_request_waits_through_a_restart_and_the_host_still_lets_them_in(app):
+    seated = freed(app)
+    newcomer, _ = ask(seated, "Ben again")
+    code = waiting_code(newcomer, seated)
+    again = make_app({"DATABASE": app.config["DATABASE"], "RATE_BURST": 1e9})
+    for client in (seated.host, newcomer):
+        client.application = again
+    assert spoken_codes(seated) == {request_ids(seated)[0]: code}  # the same code to say
+    (request_id,) = request_ids(seated)
+    assert seated.host.post(f"/t/{seated.code}/admit",
+                            data={"request": request_id}).status_code == 303
+    play = newcomer.get(f"/t/{seated.code}/wait")
+    assert play.status_code == 303 and play.headers["Location"].endswith("/play")

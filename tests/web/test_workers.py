@@ -7,6 +7,7 @@ own sockets what it reads back from the store."""
 
 from __future__ import annotations
 
+import http.client
 import random
 import re
 import shutil
@@ -15,6 +16,7 @@ import sys
 import textwrap
 import threading
 import time
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -203,6 +205,74 @@ def test_a_move_posted_to_one_process_is_pushed_to_the_sockets_of_the_other(serv
         finally:
             for phone in [*on_b.values(), *on_a.values()]:
                 phone.stop()
+
+
+def form(server: ServerProcess, path: str, fields: dict[str, str] | None = None,
+         cookies: dict[str, str] | None = None, source: str = "127.0.0.1",
+         ) -> tuple[int, str, dict[str, str]]:
+    """A page asked of ``server`` as a browser asks it (a form posted when ``fields`` are
+    given), from the address ``source``: its status, body and headers."""
+    headers = {"Cookie": "; ".join(f"{name}={value}" for name, value in (cookies or {}).items())}
+    body = None
+    if fields is not None:
+        body = urllib.parse.urlencode(fields)
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10,
+                                      source_address=(source, 0))
+    try:
+        conn.request("GET" if fields is None else "POST", path, body=body, headers=headers)
+        response = conn.getresponse()
+        headers = dict(response.getheaders())
+        headers["Set-Cookie"] = "\n".join(response.msg.get_all("Set-Cookie") or [])
+        return response.status, response.read().decode(), headers
+    finally:
+        conn.close()
+
+
+def test_a_newcomer_asking_on_one_process_is_let_in_by_the_host_on_the_other(servers):
+    a, b = servers
+    code, host, _ = open_table(a, "seventh-heaven", 3, seed=12)
+    hosting = {f"host_{code}": host}
+    assert form(a, f"/t/{code}/free", {"seat": "1"}, hosting)[0] == 303
+    status, _, headers = form(b, f"/j/{code}", {"name": "Mallory", "seat": "1"},
+                              source="127.0.0.9")
+    assert status == 303 and headers["Location"].endswith(f"/t/{code}/wait")
+    waiting = dict(re.findall(rf"(wait_{code})=([^;\n]+)", headers["Set-Cookie"]))
+    _, screen, _ = form(a, f"/t/{code}/screen", cookies=hosting)
+    assert "Mallory asks for Ben’s seat" in screen
+    (request_id,) = set(re.findall(r'name="request" value="([0-9a-f]+)"', screen))
+    assert form(a, f"/t/{code}/admit", {"request": request_id}, hosting)[0] == 303
+    status, _, headers = form(b, f"/t/{code}/wait", cookies=waiting, source="127.0.0.9")
+    assert status == 303 and headers["Location"].endswith(f"/t/{code}/play")
+    seated = dict(re.findall(rf"(seat_{code})=([^;\n]+)", headers["Set-Cookie"]))
+    status, page, _ = form(b, f"/t/{code}/play", cookies=seated, source="127.0.0.9")
+    assert status == 200 and "Mallory" in page
+    (token,) = seated.values()
+    status, view = a.call("GET", f"/api/tables/{code}/view", token=token)
+    assert status == 200, view  # the seat's token, known to the other process too
+
+
+def test_a_rebuild_begun_on_one_process_holds_the_moves_of_the_other(servers):
+    a, b = servers
+    code, host, tokens = open_table(a, "climbers", 3, seed=21)
+    rng = random.Random(2)
+
+    def move_on(server: ServerProcess) -> tuple[int, dict[str, Any]]:
+        found = a_move(server, code, tokens, rng)
+        assert found is not None
+        seat, move, seq = found
+        return server.call("POST", f"/api/tables/{code}/moves", {
+            "move": move, "seq": seq, "client_move_id": f"m{rng.getrandbits(32)}"}, tokens[seat])
+
+    status, answer = move_on(a)
+    assert status == 200, answer  # the start tower stands
+    hosting = {f"host_{code}": host}
+    assert form(a, f"/t/{code}/extra/rebuild/begin", {"on": "screen"}, hosting)[0] == 303
+    status, refused = move_on(b)
+    assert status == 422 and refused["error"]["rule"] == "cl.rebuild.under-way", refused
+    assert form(b, f"/t/{code}/extra/rebuild/end", {"on": "screen"}, hosting)[0] == 303
+    status, answer = move_on(a)
+    assert status == 200, answer
 
 
 def test_one_move_posted_to_both_processes_at_once_applies_once(servers):

@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python bench/load.py [--tables T | --ramp 8,16,32] [--phones P]
                                     [--duration S] [--worker gthread] [--threads N]
-                                    [--workers N [--redis URL]] [--database URL]
+                                    [--workers N [--redis URL]] [--database URL] [--split]
                                     [--screens] [--floor] [--gc]
 
 For each step (a number of tables T) it starts the Procfile's gunicorn command (``-k
@@ -27,7 +27,12 @@ token by address, and the server holds a few dozen connections per address at mo
 Redis (``--redis URL``; by default a redis-server of the run's own, Debian's, on a free
 port), as ``companion serve --workers N --redis URL`` does (docs/scaling.md).
 ``--database postgresql://…`` puts the store on that PostgreSQL instead of a fresh SQLite
-file per step (the steps' tables then stay in it).
+file per step (the steps' tables then stay in it); ``--database postgresql`` starts a
+cluster of the run's own (Debian's binaries). ``--split`` serves from two processes of their
+own on two loopback addresses (127.0.0.1 and 127.0.0.2, the same port), sharing Redis and the
+store, as two machines would: every move is posted to the first, each table's sockets
+connect to the two in turn, and each step also reports how soon the sockets on each
+process had the move.
 
 It samples the gunicorn workers' CPU time and memory from /proc (summed over the
 workers), reports p50/p95/p99 per step, and, with ``--ramp``, stops at the first step
@@ -57,6 +62,7 @@ import threading
 import time
 import urllib.parse
 import urllib.request
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,6 +74,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.web.games import BY_ID  # noqa: E402
+from support.postgres_server import binaries, postgres_server  # noqa: E402
 from support.server_process import (  # noqa: E402
     call_from,
     connect_from,
@@ -105,20 +112,21 @@ def proc_status(pid: int) -> dict[str, int]:
 
 
 class Server:
-    """The Procfile's gunicorn on 127.0.0.1, in its own process group."""
+    """The Procfile's gunicorn on ``host`` (a loopback address), in its own process group."""
 
     def __init__(self, worker: str | None, threads: int, workdir: Path, port: int,
                  app: str | None = None, workers: int = 1, redis: str | None = None,
-                 database: str | None = None) -> None:
+                 database: str | None = None, host: str = "127.0.0.1") -> None:
         self.worker, self.threads, self.workdir, self.port = worker, threads, workdir, port
         self.app, self.workers, self.redis, self.database = app, workers, redis, database
+        self.host = host
         self.process: subprocess.Popen[bytes] | None = None
         self.worker_pids: list[int] = []
 
     def start(self) -> None:
         database = self.database or str(self.workdir / f"load-{self.port}.sqlite")
         env = dict(os.environ, COMPANION_DATABASE=database,
-                   COMPANION_BIND=f"127.0.0.1:{self.port}", COMPANION_HOST="127.0.0.1",
+                   COMPANION_BIND=f"{self.host}:{self.port}", COMPANION_HOST=self.host,
                    COMPANION_PORT=str(self.port), COMPANION_THREADS=str(self.threads),
                    COMPANION_SEEDED_DEALS="1", COMPANION_WORKERS=str(self.workers),
                    **({"COMPANION_REDIS": self.redis} if self.redis else {}))
@@ -128,14 +136,14 @@ class Server:
         if self.worker:
             command += ["-k", self.worker]
         command[0] = str(Path(sys.executable).with_name(command[0]))
-        self.log_path = self.workdir / f"server-{self.port}.log"
+        self.log_path = self.workdir / f"server-{self.host}-{self.port}.log"
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log,
                                             stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
-                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/", timeout=1).close()
+                urllib.request.urlopen(f"http://{self.host}:{self.port}/", timeout=1).close()
                 break
             except OSError:
                 if self.process.poll() is not None:
@@ -231,6 +239,7 @@ def tap(port: int, code: str, token: str, move: Any, seq: int, client_move_id: s
 class Socket:
     seat: int | None  # None: the table screen
     token: str | None
+    host: str = "127.0.0.1"  # the server it is connected to
     ws: Any = None
     seen: dict[int, float] = field(default_factory=dict)  # seq -> first arrival
     sizes: dict[int, int] = field(default_factory=dict)  # seq -> bytes of the pushes bearing it
@@ -301,7 +310,10 @@ class Receiver(threading.Thread):
                     self.selector.unregister(key.fileobj)
 
 
-def set_up(table: Table, port: int, screens: bool) -> None:
+def set_up(table: Table, port: int, screens: bool, hosts: tuple[str, ...] = ("127.0.0.1",),
+           ) -> None:
+    """Creates the table and seats its players on the first server; its sockets connect to
+    ``hosts`` in turn (with ``--split``, every other one to the second server)."""
     table.source = f"127.10.{table.index // 200}.{table.index % 200 + 1}"
     status, body = call_from(port, "POST", "/api/tables",
                              {"game": table.game, "players": table.players,
@@ -317,12 +329,13 @@ def set_up(table: Table, port: int, screens: bool) -> None:
         table.sockets.append(Socket(seat, body["token"]))
     if screens:
         table.sockets.append(Socket(None, None))
-    for sock in table.sockets:
+    for index, sock in enumerate(table.sockets):
+        sock.host = hosts[index % len(hosts)]
         cookie = f"seat_{table.code}={sock.token}" if sock.token else ""
         sock.ws = websocket.create_connection(
-            f"ws://127.0.0.1:{port}/t/{table.code}/ws", timeout=HTTP_TIMEOUT,
-            origin=f"http://127.0.0.1:{port}", cookie=cookie,
-            socket=connect_from(port, table.source, HTTP_TIMEOUT))
+            f"ws://{sock.host}:{port}/t/{table.code}/ws", timeout=HTTP_TIMEOUT,
+            origin=f"http://{sock.host}:{port}", cookie=cookie,
+            socket=connect_from(port, table.source, HTTP_TIMEOUT, sock.host))
 
 
 def start_match(table: Table, port: int) -> None:
@@ -346,6 +359,8 @@ def start_match(table: Table, port: int) -> None:
 class Results:
     lock: threading.Lock = field(default_factory=threading.Lock)
     moves: list[tuple[float, float, str]] = field(default_factory=list)  # push, POST, game
+    #: With ``--split``: per move, when the last socket on each server had its push.
+    by_host: dict[str, list[float]] = field(default_factory=dict)
     #: Bytes a phone (False) or a table screen (True) received for a move, by game.
     sizes: dict[tuple[str, bool], list[int]] = field(default_factory=dict)
     all_moves: int = 0
@@ -429,12 +444,16 @@ def play(table: Table, port: int, rng: random.Random, measure_from: float, deadl
             return
         with table.cond:
             last = max(s.seen[seq] for s in table.sockets)
+            last_by_host = {host: max(s.seen[seq] for s in table.sockets if s.host == host)
+                            for host in {s.host for s in table.sockets}}
             sizes = [(s.seat is None, s.sizes.get(seq, 0)) for s in table.sockets
                      if s is not sock]  # the mover has its answer; the others, a push
         with results.lock:
             results.all_moves += 1
             if started >= measure_from:
                 results.moves.append((last - started, answered - started, table.game))
+                for host, at in last_by_host.items():
+                    results.by_host.setdefault(host, []).append(at - started)
                 for screen, size in sizes:
                     results.sizes.setdefault((table.game, screen), []).append(size)
 
@@ -443,7 +462,7 @@ def spread(values: list[float]) -> dict[str, float]:
     return {"p50": percentile(values, 0.50), "p99": percentile(values, 0.99)}
 
 
-def percentile(values: list[float], q: float) -> float:
+def percentile(values: Sequence[float], q: float) -> float:
     if not values:
         return math.nan
     ordered = sorted(values)
@@ -452,8 +471,8 @@ def percentile(values: list[float], q: float) -> float:
 
 def run_step(args: argparse.Namespace, tables_count: int, workdir: Path,
              port: int) -> dict[str, Any]:
-    server = Server(args.worker, args.threads, workdir, port, served_app(args), args.workers,
-                    args.redis, args.database)
+    servers = [Server(args.worker, args.threads, workdir, port, served_app(args), args.workers,
+                      args.redis, args.database, host) for host in hosts_of(args)]
     tables = []
     for index in range(tables_count):
         game = GAME_IDS[index % len(GAME_IDS)]
@@ -468,14 +487,15 @@ def run_step(args: argparse.Namespace, tables_count: int, workdir: Path,
                            "sockets": sum(t.players for t in tables)
                            + (tables_count if args.screens else 0)}
     try:
-        server.start()
-        sampler = Sampler(server.worker_pids)
+        for server in servers:
+            server.start()
+        sampler = Sampler([pid for server in servers for pid in server.worker_pids])
         sampler.sample()
         rss_idle = sampler.samples[-1][2] / 1024
         sampler.start()
         setup_started = time.perf_counter()
         with ThreadPoolExecutor(8) as pool:
-            list(pool.map(lambda t: set_up(t, port, args.screens), tables))
+            list(pool.map(lambda t: set_up(t, port, args.screens, hosts_of(args)), tables))
         receiver = Receiver(tables)
         receiver.start()
         with ThreadPoolExecutor(8) as pool:
@@ -516,6 +536,8 @@ def run_step(args: argparse.Namespace, tables_count: int, workdir: Path,
             / max(1e-9, end - begin),
             "games_ended": results.games_ended, "errors": results.errors,
             "missing": list(results.missing), "dropped": list(receiver.dropped),
+            "by_host": {host: spread([at * 1000 for at in times])
+                        for host, times in sorted(results.by_host.items())},
             "by_game": {game: spread([m[0] * 1000 for m in results.moves if m[2] == game])
                         for game in GAME_IDS},
             "bytes": {game: {"phone": percentile(results.sizes.get((game, False), []), 0.5),
@@ -536,8 +558,15 @@ def run_step(args: argparse.Namespace, tables_count: int, workdir: Path,
                         sock.ws.close(timeout=0.5)
         if sampler is not None:
             sampler.halt.set()
-        server.stop()
+        for server in servers:
+            server.stop()
     return row
+
+
+def hosts_of(args: argparse.Namespace) -> tuple[str, ...]:
+    """The servers' addresses: one, or with ``--split`` two processes on two loopback
+    addresses, the moves posted to the first."""
+    return ("127.0.0.1", "127.0.0.2") if args.split else ("127.0.0.1",)
 
 
 def served_app(args: argparse.Namespace) -> str | None:
@@ -587,7 +616,19 @@ def describe(row: dict[str, Any]) -> str:
                         f"{row['by_game'][game]['p99']:.1f} ms, median push "
                         f"{sizes['phone'] / 1024:.1f} KB phone / {sizes['screen'] / 1024:.1f} KB"
                         " screen" for game, sizes in row["bytes"].items())
-            + (f"\n{describe_collector(row['gc'])}" if "gc" in row else ""))
+            + (f"\n{describe_collector(row['gc'])}" if "gc" in row else "")
+            + describe_hosts(row["by_host"]))
+
+
+def describe_hosts(by_host: dict[str, dict[str, float]]) -> str:
+    """With ``--split``: how soon the sockets on each server had a move posted to the first."""
+    if len(by_host) < 2:
+        return ""
+    (posted, same), *others = by_host.items()
+    return (f"\n    sockets on {posted} (the move's process): p50 {same['p50']:.1f} p99 "
+            f"{same['p99']:.1f} ms  " + "  ".join(
+                f"on {host} (another process): p50 {other['p50']:.1f} p99 {other['p99']:.1f} "
+                f"ms, p50 {other['p50'] - same['p50']:+.1f} ms" for host, other in others))
 
 
 def passes(row: dict[str, Any], target: float) -> bool:
@@ -618,6 +659,14 @@ def own_redis(workdir: Path) -> Any:
         process.wait(timeout=10)
 
 
+def own_postgres() -> Any:
+    """A PostgreSQL cluster of the run's own (Debian's binaries, support/postgres_server.py)."""
+    folder = binaries()
+    if folder is None:
+        raise SystemExit("PostgreSQL is not installed (Debian's postgresql package)")
+    return postgres_server(folder, free_port())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=10, help="tables (one step)")
@@ -644,7 +693,12 @@ def main() -> None:
     parser.add_argument("--redis", metavar="URL", help="Redis for --workers (default: a "
                         "redis-server of the run's own)")
     parser.add_argument("--database", metavar="URL", help="the store on this PostgreSQL "
-                        "(postgresql://…; default: a fresh SQLite file per step)")
+                        "(postgresql://…, or 'postgresql' for a cluster of the run's own; "
+                        "default: a fresh SQLite file per step)")
+    parser.add_argument("--split", action="store_true",
+                        help="two server processes on 127.0.0.1 and 127.0.0.2 sharing Redis "
+                             "and the store: the moves are posted to the first, each table's "
+                             "sockets connect to both in turn")
     parser.add_argument("--target", type=float, default=100, help="p99 target in ms")
     parser.add_argument("--keep-going", action="store_true",
                         help="run every step of the ramp, not only up to the first miss")
@@ -658,7 +712,8 @@ def main() -> None:
         parser.error("1-1000 tables and 1-6 phones per table")
     print(f"# {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()},"
           f" worker {args.worker or 'companion.worker'} x {args.workers}"
-          f"{' with Redis' if args.workers > 1 else ''}"
+          f"{' with Redis' if args.workers > 1 or args.split else ''}"
+          f"{', two processes on two addresses' if args.split else ''}"
           f"{', the store on PostgreSQL' if args.database else ''}, threads {args.threads},"
           f" {args.phones} phones per table"
           f"{' + a screen' if args.screens else ''}, {args.duration:.0f} s per step"
@@ -672,8 +727,10 @@ def main() -> None:
     missed = False  # the answer is the last step before the first miss
     with tempfile.TemporaryDirectory(prefix="companion-load-") as tmp, \
             contextlib.ExitStack() as stack:
-        if args.workers > 1 and not args.redis:
+        if (args.workers > 1 or args.split) and not args.redis:
             args.redis = stack.enter_context(own_redis(Path(tmp)))
+        if args.database == "postgresql":
+            args.database = stack.enter_context(own_postgres()).url
         for tables_count in steps:
             estimate = args.duration + args.warmup + 15 + tables_count * 0.1
             if time.monotonic() - run_started + estimate > args.budget:
@@ -692,7 +749,7 @@ def main() -> None:
                 continue
             missed = True
             if "failed" in row:
-                log = Path(tmp) / f"server-{port}.log"
+                log = Path(tmp) / f"server-127.0.0.1-{port}.log"
                 if log.exists():
                     print("    server log tail: "
                           + " | ".join(log.read_text().splitlines()[-5:]), flush=True)

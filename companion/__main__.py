@@ -55,7 +55,13 @@ def main(argv: list[str] | None = None) -> None:
     serve.add_argument("--workers", type=int, metavar="N",
                        help="server processes (default: $COMPANION_WORKERS, else one per "
                        "core with --redis, else one)")
+    serve.add_argument("--database", metavar="PATH_OR_URL",
+                       help="the store: a SQLite file, or PostgreSQL (postgresql://…) shared "
+                       "by several machines (default: $COMPANION_DATABASE, else "
+                       "instance/companion.sqlite)")
     args = parser.parse_args(argv)
+    if args.database:
+        os.environ["COMPANION_DATABASE"] = args.database
     if args.redis:
         os.environ["COMPANION_REDIS"] = args.redis
     if args.workers is not None:

@@ -96,10 +96,12 @@ def call_json(base: str, method: str, path: str, body: Any = None,
         return error.code, json.loads(error.read())
 
 
-def connect_from(port: int, source: str, timeout: float = 10) -> socket.socket:
-    """A connection to the server on ``port`` from the loopback address ``source``: Linux
-    routes all of 127.0.0.0/8 to this machine, so each is a client address of its own."""
-    return socket.create_connection(("127.0.0.1", port), timeout=timeout,
+def connect_from(port: int, source: str, timeout: float = 10,
+                 host: str = "127.0.0.1") -> socket.socket:
+    """A connection to the server on ``host:port`` from the loopback address ``source``:
+    Linux routes all of 127.0.0.0/8 to this machine, so each is a client address of its
+    own."""
+    return socket.create_connection((host, port), timeout=timeout,
                                     source_address=(source, 0))
 
 

@@ -20,7 +20,6 @@ from companion.games.climbers.geometry import (
     covers_any,
     figure_node,
     node_name,
-    opened_pits,
     parse_node,
     shape,
     standing_squares,
@@ -109,11 +108,5 @@ def correct(state: State, correction: Move) -> State:
         assert to is not None
         new["figures"][str(correction["seat"])] = None if to == TABLE else node_name(to)
         return new
-    block_id = correction["block"]
-    new["blocks"][block_id] = spot
-    # Last in the order, as a block moved: every block then rests on blocks before it, and
-    # the order stays one to build the tower in (the rebuild's steps).
-    new["order"] = [*(other for other in new["order"] if other != block_id), block_id]
-    for seat in opened_pits(rules.tower(new), new["figures"]):
-        new["figures"][seat] = None
+    rules.set_block(new, correction["block"], spot)
     return new

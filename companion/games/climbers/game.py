@@ -30,7 +30,7 @@ from companion.games.base import (
 )
 from companion.games.climbers import corrections, rules
 from companion.games.climbers.data import BLOCKS, COLOURS, FOUNDATIONS, GAME_ID, LADDERS, SEED
-from companion.games.climbers.geometry import Tower, opened_pits
+from companion.games.climbers.geometry import Tower
 from companion.games.climbers.tower import foundations, generate
 from companion.games.climbers.types import View
 from companion.lru import LRU
@@ -311,18 +311,12 @@ def _block_view(block_id: str, spot: dict[str, Any]) -> dict[str, Any]:
 
 
 def _place(state: State, done: rules.Placement) -> None:
-    state["blocks"][done.block] = done.spot
-    if done.block in state["order"]:
-        state["order"].remove(done.block)
-    state["order"].append(done.block)
     for seat, place in done.pushed.items():
         state["figures"][seat] = place
     if done.pushed:
         state["effects"].append({"rule": "cl.build.push", "kind": "pushed",
                                  "figures": dict(done.pushed)})
-    opened = opened_pits(rules.tower(state), state["figures"])
-    for seat in opened:
-        state["figures"][seat] = None
+    opened = rules.set_block(state, done.block, done.spot)
     if opened:
         state["effects"].append({"rule": "cl.figure.pit-opened", "kind": "pit-opened",
                                  "seats": [int(seat) for seat in opened]})

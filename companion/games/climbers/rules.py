@@ -34,6 +34,7 @@ from companion.games.climbers.geometry import (
     ladder_mask,
     ladder_names,
     node_name,
+    opened_pits,
     out_of_reach,
     parse_node,
     parse_square,
@@ -268,6 +269,20 @@ def movable(state: State, built: Tower | None = None) -> list[str]:
     return [block_id for block_id in state["blocks"]
             if state["blocks"][block_id] is not None
             and movable_problem(state, block_id, built, standing) is None]
+
+
+def set_block(state: State, block_id: str, spot: Placed) -> list[str]:
+    """Put ``block_id`` at ``spot`` in ``state`` (changed in place), last in the build
+    order, as a block moved: every block then rests on blocks before it, and the order
+    stays one to build the tower in (the rebuild's steps). A figure left on the floor of a
+    pit the block no longer walls in stands on the table round the tower: returns their
+    seats."""
+    state["blocks"][block_id] = spot
+    state["order"] = [*(other for other in state["order"] if other != block_id), block_id]
+    opened = opened_pits(tower(state), state["figures"])
+    for seat in opened:
+        state["figures"][seat] = None
+    return opened
 
 
 def complete(state: State) -> bool:

@@ -15,7 +15,16 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from companion.games.base import Game, IllegalMove, Move, Outcome, State, has_values
+from companion.games.base import (
+    Game,
+    IllegalMove,
+    Move,
+    MoveList,
+    Moves,
+    Outcome,
+    State,
+    has_values,
+)
 from companion.lru import LRU
 from companion.names import shows, tidied
 from companion.plays import Play, before_the_end, play_of
@@ -341,40 +350,31 @@ class Table:
         return tuple(self.seats[seat][0] if seat in self.seats else None
                      for seat in range(self.row.players))
 
-    def moves_for(self, seat: int | None) -> list[Move]:
-        """``seat``'s legal moves now, asked of the game once per state: the move's POST,
-        the pushes and the pages all ask, and a block of The Climbers may go to thousands
-        of places. The list is shared: read it, never change it."""
+    def moves(self, seat: int | None) -> Moves:
+        """``seat``'s legal moves now (``Game.moves``), asked of the game once per state:
+        the move's POST, the pushes and the pages all ask, and a block of The Climbers may
+        go to thousands of places. None for the table screen, nor unless a match is on."""
         state = self.state
         if seat is None or self.status != "playing" or state is None:
-            return []
-        # A game that keeps its answers (The Climbers) lends them without a copy.
-        ask = getattr(self.game, "kept_moves", self.game.legal_moves)
-        moves: list[Move] = self._asked(state, "moves", seat, lambda: ask(state, seat))
+            return MoveList([])
+        moves: Moves = self._asked(state, "moves", seat, lambda: self.game.moves(state, seat))
         return moves
 
-    def pick_moves(self, seat: int | None, chosen: dict[str, Any]) -> list[Move]:
-        """The legal moves a phone's picker needs for the values ``chosen``: those of
-        ``moves_for`` that decide the next question, for a game that works its moves out as
-        they are asked (``pick_moves``, The Climbers: a block's places only once it is
-        tapped); else ``moves_for`` itself. Empty exactly when ``moves_for`` is. Shared:
-        read it, never change it. Only the opening pick is kept here, asked at every push
-        and move: the game keeps each block's places itself, and a phone may send any
-        values, so keeping an answer for each would let one phone grow the table's memory."""
-        state = self.state
-        narrowed = getattr(self.game, "pick_moves", None)
-        if narrowed is None or seat is None or self.status != "playing" or state is None:
-            return self.moves_for(seat)
-        if chosen:
-            found: list[Move] = narrowed(state, seat, chosen)
-            return found
-        moves: list[Move] = self._asked(state, "pick", seat,
-                                        lambda: narrowed(state, seat, chosen))
-        return moves
+    def moves_for(self, seat: int | None) -> list[Move]:
+        """Every legal move of ``seat`` now, listed (the JSON API's, and the tests')."""
+        return list(self.moves(seat))
+
+    def pick_moves(self, seat: int | None, chosen: Mapping[str, Any]) -> list[Move]:
+        """The legal moves a phone's picker needs for the values ``chosen``
+        (``Moves.narrow``: The Climbers' a block's places only once it is tapped). Empty
+        exactly when ``moves_for`` is. Shared: read it, never change it. Only the game's
+        moves are kept here, asked at every push and move: a phone may send any values,
+        so keeping an answer for each would let one phone grow the table's memory."""
+        return self.moves(seat).narrow(chosen)
 
     def awaited(self) -> list[int]:
         """The seats the game waits for now: those with a move to make."""
-        return [seat for seat in range(self.row.players) if self.pick_moves(seat, {})]
+        return [seat for seat in range(self.row.players) if self.moves(seat)]
 
     def view_for(self, seat: int | None) -> Mapping[str, Any] | None:
         state = self.state
@@ -382,15 +382,12 @@ class Table:
 
     def _view(self, state: State, seat: int | None, keep: bool = False) -> Mapping[str, Any]:
         """``game.view``, kept for the current state (``keep``) and the one before it. A
-        game that draws a seat's view from the table's (``seat_view``, The Climbers: nothing
-        is hidden) works the table's out once per state for every seat."""
-        seat_view = getattr(self.game, "seat_view", None)
-
+        seat's is drawn from the table's (``Game.seat_view``), worked out once per state
+        for every seat."""
         def answer() -> Mapping[str, Any]:
-            if seat is None or seat_view is None:
-                return self.game.view(state, seat)
-            found: Mapping[str, Any] = seat_view(state, seat, self._view(state, None, keep))
-            return found
+            if seat is None:
+                return self.game.view(state, None)
+            return self.game.seat_view(state, seat, self._view(state, None, keep))
 
         view: Mapping[str, Any] = self._asked(state, "view", seat, answer, keep)
         return view
@@ -1046,7 +1043,7 @@ class Tables:
                 raise TableError("table.stale", seq=table.seq_for(seat))
             state = table.state
             assert state is not None
-            if not table.pick_moves(seat, {}):
+            if not table.moves(seat):
                 raise TableError("table.not-your-turn", turn=table.awaited())
             try:
                 after = table.game.apply(state, seat, copy.deepcopy(move))
@@ -1068,7 +1065,7 @@ class Tables:
                 return None
             refusal = table.game.why_not(table.state, seat, chosen)
             # A seat with nothing to do is told whom the game waits for.
-            waits = {} if table.pick_moves(seat, {}) else {"turn": table.awaited()}
+            waits = {} if table.moves(seat) else {"turn": table.awaited()}
         return TableError(refusal.rule, **{**refusal.params, **waits})
 
     def undo(self, table: Table, seat: int) -> int:
@@ -1132,7 +1129,7 @@ class Tables:
 
     def correct(self, table: Table, correction: Any, expected: int) -> int:
         """The host sets the public position right, as it stands on the real table: the
-        game checks ``correction`` against what its rules let exist (``Corrects``), and the
+        game checks ``correction`` against what its rules let exist (``Game.correct``), and the
         correction becomes an entry of the log, replayed, undone and rewound like a move.
         ``expected`` is the table screen's seq as the host saw it: if the screen has shown
         anything since, nothing is changed (``table.moved-on``). Returns the screen's seq."""
@@ -1262,13 +1259,10 @@ class Tables:
 
 
 def corrected(game: Game, state: State, correction: Any) -> State:
-    """``state`` with the host's ``correction`` made by ``game`` (``Corrects``), or the
-    clause that refuses it: a game that declares no correction takes none."""
-    correct = getattr(game, "correct", None)
-    if correct is None:
-        raise TableError("table.no-corrections")
+    """``state`` with the host's ``correction`` made by ``game`` (``Game.correct``), or the
+    clause that refuses it: a game that takes no corrections refuses every one."""
     try:
-        after: State = correct(state, correction)
+        after = game.correct(state, correction)
     except IllegalMove as refusal:
         raise TableError(refusal.rule, **refusal.params) from None
     return after

@@ -13,7 +13,8 @@ import json
 import random
 import struct
 import tomllib
-from collections.abc import Callable, Iterable, Mapping
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, ClassVar, Protocol, TypeGuard
@@ -22,7 +23,6 @@ from companion.paths import SEEDS
 
 State = dict[str, Any]
 Move = dict[str, Any]
-
 
 
 class IllegalMove(Exception):
@@ -123,12 +123,55 @@ class Outcome:
         }
 
 
+class Moves(ABC):
+    """A seat's legal moves in one position, as ``Game.moves`` gives them: every one by
+    iterating, ``in`` and ``bool`` (whether there is any), and ``narrow``, the few a phone's
+    picker needs for what its player has picked so far. The server keeps one for each seat
+    and state, so a game may work its moves out only as they are asked for."""
+
+    @abstractmethod
+    def __iter__(self) -> Iterator[Move]:
+        """Every legal move, in order, each exactly as ``apply`` takes it."""
+
+    @abstractmethod
+    def narrow(self, chosen: Mapping[str, Any]) -> list[Move]:
+        """The legal moves a phone's picker needs once its player has picked the values
+        ``chosen``: every legal move that has them, and any others that the picker asks
+        the same next question of as of every legal move (``companion.web.picker.narrow``
+        narrows them further); none exactly when there is no legal move. Shared: read it,
+        never change it."""
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Mapping) and move in self.narrow(move)
+
+    def __bool__(self) -> bool:
+        return bool(self.narrow({}))
+
+
+class MoveList(Moves):
+    """Legal moves worked out all at once (``Game.legal_moves``): the picker needs them all."""
+
+    def __init__(self, moves: list[Move]) -> None:
+        self._moves = moves
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self._moves)
+
+    def narrow(self, chosen: Mapping[str, Any]) -> list[Move]:
+        return self._moves
+
+
 class Game(Protocol):
     """What the platform needs from a game (docs/architecture.md, "The game protocol").
 
     A state is a plain JSON value, so it can be stored, replayed, compared and built by hand
     in a test. Every method is pure: the same arguments give the same answer, and no
     argument is ever changed. Randomness comes only from the generator kept in the state.
+
+    A game subclasses it (``class HighCard(Game)``) and gets the defaults of its optional
+    members: ``moves``, ``seat_view`` and ``correct`` with ``takes_corrections``. A game
+    that needs more overrides them (The Climbers' ``moves`` works a block's places out
+    only once it is tapped).
     """
 
     id: str
@@ -137,6 +180,9 @@ class Game(Protocol):
     #: The order in which the phone asks for a move's parameters: after the first key,
     #: each key is asked only while the moves left still differ in it.
     choice_keys: tuple[str, ...]
+    #: Whether the host may set the public position right (``correct``). By default not:
+    #: the table screen offers no correction, and one sent is refused.
+    takes_corrections: ClassVar[bool] = False
 
     def options(self) -> list[Option]:
         """The choices a table makes at set-up (variants, lane counts…), with defaults."""
@@ -158,6 +204,14 @@ class Game(Protocol):
         other move, so the phone offers only what the rules allow."""
         ...
 
+    def moves(self, state: State, seat: int) -> Moves:
+        """``legal_moves`` as the platform asks for them: the server keeps the answer for
+        each seat and state, asks it whether the seat has a move, and its picker asks it
+        for the moves a half-made choice leaves (``Moves.narrow``). By default every legal
+        move, listed; a game whose moves are many and costly overrides it with moves of
+        its own that work out only what is asked for."""
+        return MoveList(self.legal_moves(state, seat))
+
     def apply(self, state: State, seat: int, move: Move) -> State:
         """The state after ``seat`` makes ``move``; raises :class:`IllegalMove` naming a
         clause marked ``refusal = true`` in the game's seeds (never another exception,
@@ -176,6 +230,13 @@ class Game(Protocol):
         holds no secret at all (no hand, no hidden card, no choice before its reveal, nor
         the generator, whose state would tell every deal to come)."""
         ...
+
+    def seat_view(self, state: State, seat: int, public: Mapping[str, Any]) -> Mapping[str, Any]:
+        """``view(state, seat)``, given the table screen's view ``public``
+        (``view(state, None)``), which the server works out once per state for every
+        viewer. By default ``view`` itself; a game that hides nothing (The Climbers) draws
+        each seat's view from ``public``, sharing its values, rather than from the state."""
+        return self.view(state, seat)
 
     def outcome(self, state: State) -> Outcome | None:
         """``None`` while the game goes on; once over, the ranking, scores and the reason."""
@@ -207,21 +268,18 @@ class Game(Protocol):
         (``redact_move``), never from a secret: the list tells nobody more than the log."""
         ...
 
-
-class Corrects(Protocol):
-    """A game whose public position the host may set right, as it stands on the real table
-    (optional: a game without ``correct`` takes no correction). What may be corrected, and
-    its shape, is the game's own: its ``types.Correction``, checked with
-    ``declared.check_declared``. A correction is refused, as a move is, with an
-    ``IllegalMove`` naming a refusal clause when the position it makes could not exist
-    under the game's rules, or when it would touch anything private (a hand, a secret
-    choice): nothing private is ever corrected."""
-
     def correct(self, state: State, correction: Move) -> State:
-        """The state with ``correction`` made: a new state, ``state`` unchanged, whose
-        turn and phase are worked out again from the corrected position and whose
-        ``effects`` are empty (a correction sets the table right; no rule acts on it)."""
-        ...
+        """The state with the host's ``correction`` of the public position made, as it
+        stands on the real table: a new state, ``state`` unchanged, whose turn and phase
+        are worked out again from the corrected position and whose ``effects`` are empty
+        (a correction sets the table right; no rule acts on it). What may be corrected,
+        and its shape, is the game's own: its ``types.Correction``, checked with
+        ``declared.check_declared``. Refused, as a move is, with an ``IllegalMove`` naming
+        a refusal clause when the position it makes could not exist under the game's
+        rules, or when it would touch anything private (a hand, a secret choice): nothing
+        private is ever corrected. By default (``takes_corrections`` False) every
+        correction is refused (``table.no-corrections``)."""
+        raise IllegalMove("table.no-corrections")
 
 
 class Ordered(Protocol):
@@ -240,7 +298,7 @@ class Rules(Protocol):
     def why_not(self, state: State, seat: int, chosen: Mapping[str, Any]) -> IllegalMove: ...
 
 
-class SeededGame:
+class SeededGame(Game):
     """What every game reads from its seeds file (its id, player counts and options) and
     asks its ``rules`` module (why a tap was refused; its ``ORDER``: the rules a move was
     held to). A game subclasses it naming them::

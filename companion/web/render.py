@@ -199,9 +199,9 @@ def viewer_context(table: Table, seat: int | None, is_host: bool = False,
                              and table.game.can_undo(table.steps[-1].before, seat, last.move,
                                                      table.steps[-1].after)),
             "can_host_undo": bool(is_host and table.steps),
-            # The game declares corrections (``Corrects``): "The table differs…".
+            # The game takes corrections (``Game.correct``): "The table differs…".
             "can_correct": bool(is_host and table.status == "playing"
-                                and hasattr(table.game, "correct")),
+                                and table.game.takes_corrections),
             "match_no": table.match.no if table.match else 0,
             # The moment the whole table is in, pausing its moves (a game's extra).
             "paused": table.paused.extra if table.paused else None,

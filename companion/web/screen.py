@@ -134,7 +134,7 @@ def correction_page(code: str) -> Response | str:
     table = table_or_404(code)
     if not is_host(table):
         return refusal_response("table.host-only")
-    if not hasattr(table.game, "correct"):
+    if not table.game.takes_corrections:
         return refusal_response("table.no-corrections")
     if table.status != "playing":
         return refusal_response("table.not-playing")

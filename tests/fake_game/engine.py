@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.games.base import (
+    Game,
     IllegalMove,
     Move,
     Option,
@@ -33,7 +34,10 @@ def card(card_id: int) -> dict[str, Any]:
     return {"id": card_id, "kind": "number", "value": card_id % 10 + 1}
 
 
-class HighCard:
+class HighCard(Game):
+    """A card game with nothing more to it: the protocol's defaults are its own (no kept
+    moves, views drawn from the state alone, no corrections)."""
+
     id = "high-card"
     min_players: int = SEED["min_players"]
     max_players: int = SEED["max_players"]

@@ -149,7 +149,7 @@ def _may_end_here(state: State, seat: int) -> bool:
 
 
 def _offered(state: State, seat: int, move: Move) -> bool:
-    return move in G.kept_moves(state, seat)
+    return move in G.moves(state, seat)
 
 
 def _free_surface(state: State, seat: int, block_id: str) -> bool:
@@ -247,7 +247,7 @@ def game(rng: random.Random) -> list[State]:
     for _ in range(rng.choice((3, 20, 60))):
         if state["phase"] == "over":
             break
-        moves = G.kept_moves(state, state["turn"])
+        moves = list(G.moves(state, state["turn"]))
         walks = [move for move in moves if move["type"] == "walk"]
         move = rng.choice(walks) if walks and rng.random() < 0.4 else rng.choice(moves)
         state = G.apply(state, state["turn"], move)
@@ -263,7 +263,7 @@ def probe(rng: random.Random, state: State) -> tuple[Any, Any]:
     little, or a move of any kind about the tower's blocks and squares; now and then not
     a move at all, or no seat."""
     seat: Any = state["turn"] if rng.random() < 0.85 else rng.randrange(state["players"])
-    legal = G.kept_moves(state, seat)
+    legal = list(G.moves(state, seat))
     squares = sorted(Tower(state["blocks"]).top) or [(0, 0)]
     placed = [block_id for block_id, spot in state["blocks"].items() if spot is not None]
     if legal and rng.random() < 0.4:

@@ -1,8 +1,8 @@
-"""A phone's picker asks of The Climbers' moves worked out as far as its question needs
-(``Climbers.pick_moves``): a block's places once the block is tapped, each block's first
-two before. Over seeded games (the generated tower and one the players build), the
-question, its values, what each value settles and the move settled are exactly what every
-legal move gives."""
+"""A phone's picker asks of The Climbers' moves worked out as far as its question
+needs (``Climbers.moves``, ``rules.Offered.narrow``): a block's places once the block is
+tapped, each block's first two before. Over seeded games (the generated tower and one the
+players build), the question, its values, what each value settles and the move settled
+are exactly what every legal move gives."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def test_the_picker_asks_of_the_moves_it_needs_what_it_asks_of_every_move(option
         every = G.legal_moves(state, seat)
         legal = {tuple(sorted(move.items())) for move in every}
         for chosen in picks(every):
-            needed = G.pick_moves(state, seat, chosen)
+            needed = G.moves(state, seat).narrow(chosen)
             assert bool(needed) == bool(every)
             assert legal.issuperset(tuple(sorted(move.items())) for move in needed)
             assert asked(narrow(needed, G.choice_keys, chosen)) == \
@@ -63,7 +63,7 @@ def test_before_a_block_is_tapped_its_places_are_not_worked_out():
         seat = state["turn"]
         if state["phase"] != "play" or state["step"] != "before":
             continue
-        opening = [m for m in G.pick_moves(state, seat, {}) if m["type"] == "block"]
+        opening = [m for m in G.moves(state, seat).narrow({}) if m["type"] == "block"]
         every = [m for m in G.legal_moves(state, seat) if m["type"] == "block"]
         blocks = {m["block"] for m in every}
         if len(blocks) > 1:

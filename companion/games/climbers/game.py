@@ -16,7 +16,8 @@ Nothing is hidden in this game: every view shows the whole table.
 from __future__ import annotations
 
 import threading
-from typing import Any, NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple, cast
 
 from companion.games.base import (
     Move,
@@ -51,6 +52,7 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
     #: A block, then where it goes, then only if more than one way of lying fits there,
     #: which colour on top and which way: the fewest taps for the common move.
     choice_keys: tuple[str, ...] = ("type", "to", "ladders", "block", "x", "y", "top", "long")
+    takes_corrections = True
 
     def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
         values, first = read_setup(self, players, options)
@@ -99,21 +101,13 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
         """Every legal move. A block may go to thousands of places, so the last few answers
         are kept, by the state's content: the server asks again for the same position on
         every move submitted and every page drawn."""
-        return [dict(move) for move in self.kept_moves(state, seat)]
+        return [dict(move) for move in self.moves(state, seat)]
 
-    def kept_moves(self, state: State, seat: int) -> list[Move]:
-        """``legal_moves`` as kept for the position, without a copy: shared, so read it and
-        never change it (the server's pushes read a block's thousands of places)."""
-        return self._kept(state, seat).moves
-
-    def pick_moves(self, state: State, seat: int, chosen: dict[str, Any]) -> list[Move]:
-        """The legal moves a phone's picker needs for the values ``chosen`` (see
-        ``rules.Offered.for_pick``), kept like ``kept_moves``: a phone that has not tapped a
-        block never needs the thousands of places of every block."""
-        return self._kept(state, seat).for_pick(chosen)
-
-    def _kept(self, state: State, seat: int) -> rules.Offered:
-        """The legal moves and the walks among them that go lower, kept for the position."""
+    def moves(self, state: State, seat: int) -> rules.Offered:
+        """The legal moves and the walks among them that go lower, kept for the position,
+        without a copy: shared, so read them and never change them. A block's places are
+        worked out only once asked for (``rules.Offered.narrow``): a phone that has not
+        tapped a block never needs the thousands of places of every block."""
         if not is_seat(state, seat) or seat != state["turn"]:
             # Not this seat's turn: nothing to look up (False and 0.0 would find seat 0's
             # answers below).
@@ -191,18 +185,18 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
         public = self._public_view(state)
         return public if seat is None else self.seat_view(state, seat, public)
 
-    def seat_view(self, state: State, seat: int, public: View) -> View:
+    def seat_view(self, state: State, seat: int, public: Mapping[str, Any]) -> View:
         """``seat``'s view drawn from the table's, ``public`` (``view(state, None)``): the
         seat's number, and on its turn the tops its figure can reach. Everything else is
         the same for every viewer, so the server works it out once per state and shares
-        it (``Table._view``); the result shares ``public``'s values, read, never changed.
+        it (``Table.view_for``); the result shares ``public``'s values, read, never changed.
         ``reach_lower`` names the ways that go lower than the figure began the turn. Both
         are read from the kept legal moves' walks."""
-        view = public.copy()
+        view = cast(View, dict(public))  # a view of this game's, as ``view`` made it
         if is_seat(state, seat):
             view["seat"] = seat
             if state["phase"] == "play" and seat == state["turn"] and not state["walked"]:
-                kept = self._kept(state, seat)
+                kept = self.moves(state, seat)
                 reach: dict[str, list[str]] = {}
                 lower: dict[str, list[str]] = {}
                 for move in kept.first:
@@ -252,7 +246,7 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
             view["stuck"] = rules.stuck(state, state["turn"], built)
             # What the player to move can do now, which the turn's words follow.
             view["steps"] = sorted({move["type"] for move in
-                                    self._kept(state, state["turn"]).for_pick({})})
+                                    self.moves(state, state["turn"]).narrow({})})
         result = self.outcome(state)
         if result is not None:
             view["outcome"] = result.as_json()

@@ -10,12 +10,20 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
-from companion.games.base import IllegalMove, Move, State, first_refusal, is_int, is_seat
+from companion.games.base import (
+    IllegalMove,
+    Move,
+    Moves,
+    State,
+    first_refusal,
+    is_int,
+    is_seat,
+)
 from companion.games.checks import Check, Order, named, option, well_formed
 from companion.games.climbers import types
 from companion.games.climbers.data import ALL_COLOURS, BLOCKS, COLOURS, FOUNDATIONS
@@ -67,16 +75,17 @@ class Placement:
 PLACE_KEYS = frozenset(("x", "y", "top", "long"))
 
 
-class Offered:
-    """The legal moves of one position: ``first`` (the walks), each block's placements
-    (``kind`` "block" or "build", for ``blocks`` in order) and ``last`` (pass, the blocking
-    stone, end, built), in that order; and which of the walks go lower than the figure
-    stood when the turn began, as (to, ladders) pairs: such a way must end the turn higher
-    than it began.
+class Offered(Moves):
+    """The legal moves of one position (``Climbers.moves``): ``first`` (the walks), each
+    block's placements (``kind`` "block" or "build", for ``blocks`` in order) and ``last``
+    (pass, the blocking stone, end, built), in that order; and which of the walks go lower
+    than the figure stood when the turn began, as (to, ladders) pairs: such a way must end
+    the turn higher than it began.
 
     A block may go to hundreds of places and a phone shows those of the one block its
     player tapped, so each block's placements are worked out only when asked for
-    (``placements``), and whether a block can go anywhere at all from its first place."""
+    (``placements``, ``narrow``), and whether a block can go anywhere at all from its first
+    place."""
 
     def __init__(self, first: list[Move], lower: frozenset[tuple[str, str]] = frozenset(),
                  placing: Placer | None = None, kind: str = "block",
@@ -90,6 +99,7 @@ class Offered:
         self._placements: dict[str, list[Move]] = {}
         self._starts: dict[str, list[Move]] = {}
         self._moves: list[Move] | None = None
+        self._opening: list[Move] | None = None
 
     @property
     def moves(self) -> list[Move]:
@@ -100,6 +110,9 @@ class Offered:
                              for move in self.placements(block_id)),
                            *self._last]
         return self._moves
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self.moves)
 
     def placements(self, block_id: str) -> list[Move]:
         """Every place ``block_id`` may go to (none for a block not on offer)."""
@@ -123,13 +136,21 @@ class Offered:
                                                              block_id, at_most=2)
         return start
 
-    def for_pick(self, chosen: Mapping[str, Any]) -> list[Move]:
+    def narrow(self, chosen: Mapping[str, Any]) -> list[Move]:
         """The legal moves a picker narrowed to ``chosen`` asks the same next question of
         as of every legal move (``companion.web.picker.narrow``), and none exactly when
         there are none: with a block on offer chosen, that block's places; with a place
         named without its block (a forged link), every legal move; else each block's first
         two places (enough to offer it, and to settle a block with one place only), but
-        every place of a block that alone may move, as its places are asked next."""
+        every place of a block that alone may move, as its places are asked next. The
+        opening one (nothing chosen), asked at every push, is kept."""
+        if chosen:
+            return self._narrowed(chosen)
+        if self._opening is None:
+            self._opening = self._narrowed(chosen)
+        return self._opening
+
+    def _narrowed(self, chosen: Mapping[str, Any]) -> list[Move]:
         if self._placing is None:
             return self.moves
         placing = chosen.get("type", self._kind) == self._kind

@@ -42,6 +42,7 @@ from companion.games.heuchel_meuchel.types import View
 class HeuchelMeuchel(SeededGame, seed=SEED, rules=rules):
     choice_keys: tuple[str, ...] = ("card", "row", "lost", "column", "type", "from", "count",
                                     "to", "value")
+    takes_corrections = True
 
     def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
         values, first = read_setup(self, players, options)

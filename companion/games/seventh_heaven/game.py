@@ -66,6 +66,7 @@ class SeventhHeaven(SeededGame, seed=SEED, rules=rules):
         "give",
         "cards",
     )
+    takes_corrections = True
 
     # --- set-up ---------------------------------------------------------------------------
 

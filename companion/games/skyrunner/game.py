@@ -46,6 +46,7 @@ from companion.games.skyrunner.types import Card, View
 
 class SkyRunner(SeededGame, seed=SEED, rules=rules):
     choice_keys: tuple[str, ...] = ("card", "level", "type", "target", "lane")
+    takes_corrections = True
 
     def setup(self, players: int, options: dict[str, Any], seed: int) -> State:
         values, first = read_setup(self, players, options)

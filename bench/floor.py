@@ -22,11 +22,11 @@ from companion.web.services import services
 def status_parts(table: Table, conn: Connection) -> list[Part]:
     """``conn``'s status line alone, with the attributes the real one carries."""
     with table.lock:
-        seq, status = table.seq_for(conn.seat), escape(table.status)
+        seq, status = table.match.seq_for(conn.seat), escape(table.status)
         if conn.seat is None:
             return [Part.of("screen-head", f'<section id="screen-head" data-seq="{seq}" '
                                            f'data-status="{status}"></section>')]
-        my_turn = "yes" if table.moves_for(conn.seat) else "no"
+        my_turn = "yes" if table.match.moves_for(conn.seat) else "no"
     return [Part.of("status", f'<section id="status" data-my-turn="{my_turn}" '
                               f'data-status="{status}" data-seq="{seq}"></section>')]
 

@@ -101,7 +101,7 @@ def _role(table: Table, conn: Connection, mover: int) -> str:
         return "the table screen"
     if conn.seat == mover:
         return "the mover"
-    return "phones asked to move" if table.moves_for(conn.seat) else "phones waiting"
+    return "phones asked to move" if table.match.moves_for(conn.seat) else "phones waiting"
 
 
 def fresh_run(game_id: str, seed: int, moves: int, render: bool, by_viewer: bool) -> Run:

@@ -285,13 +285,13 @@ def main() -> None:
 
         def play(count: int, tag: str) -> None:
             for number in range(count):
-                seat = table.state["turn"]
-                moves = table.moves_for(seat) if seat is not None else []
+                seat = table.match.state["turn"]
+                moves = table.match.moves_for(seat) if seat is not None else []
                 if not moves:  # the game is over
                     return
-                move = {"type": "built"} if table.state["phase"] == "build" else choose(
-                    table.view_for(seat), seat, moves)
-                tables.submit(table, seat, move, table.seq_for(seat), f"{tag}-{number}")
+                move = {"type": "built"} if table.match.state["phase"] == "build" else choose(
+                    table.match.view_for(seat), seat, moves)
+                tables.submit(table, seat, move, table.match.seq_for(seat), f"{tag}-{number}")
                 yield_to_pages()
 
         pages: list[Page] = []
@@ -300,13 +300,13 @@ def main() -> None:
         def moved(count: int) -> None:
             """``count`` block moves by the seat to move, each taken back by the host: a
             push that moves a block, then one that puts it back."""
-            seat = table.state["turn"]
-            blocks = [m for m in table.moves_for(seat) if m["type"] == "block"]
+            seat = table.match.state["turn"]
+            blocks = [m for m in table.match.moves_for(seat) if m["type"] == "block"]
             for number in range(count):
                 move = blocks[(number * 37) % len(blocks)]
-                tables.submit(table, seat, move, table.seq_for(seat), f"bench-{next(made)}")
+                tables.submit(table, seat, move, table.match.seq_for(seat), f"bench-{next(made)}")
                 yield_to_pages()
-                shown = table.seq_for(None)  # the move just made, as the screen numbers it
+                shown = table.match.seq_for(None)  # the move just made, as the screen numbers it
                 tables.rewind(table, shown, shown)
                 yield_to_pages()
 
@@ -315,7 +315,7 @@ def main() -> None:
                 page.wait_for_timeout(150)
 
         play(30, "tower")
-        seat = table.state["turn"]
+        seat = table.match.state["turn"]
         results: dict[str, list[float]] = {}
         late: dict[str, str] = {}
         steps: dict[str, list[float]] = {}

@@ -1,8 +1,8 @@
-"""Tables: seats, tokens and the move log, with moves applied through the table's game.
+"""Tables: seats, tokens, requests and host links, and each table's current match
+(``companion.match``), its moves applied through the table's game under the table's lock.
 
-The state of a match is its game's ``setup`` followed by the log, replayed. The live
-state is kept in memory and rebuilt from SQLite when a table is first asked for after
-a start. Every change is written to SQLite before the hub tells anyone about it.
+The live match is kept in memory and rebuilt from SQLite when a table is first asked for
+after a start. Every change is written to SQLite before the hub tells anyone about it.
 """
 
 from __future__ import annotations
@@ -15,17 +15,9 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from companion.games.base import (
-    Game,
-    IllegalMove,
-    Move,
-    MoveList,
-    Moves,
-    Outcome,
-    State,
-    has_values,
-)
+from companion.games.base import Game, IllegalMove, Outcome, State, has_values
 from companion.lru import LRU
+from companion.match import Holders, Match, holders_at_start
 from companion.names import shows, tidied
 from companion.plays import Play, before_the_end, play_of
 from companion.store import (
@@ -158,94 +150,18 @@ SCREEN_SIDES = ("ahead", "left", "behind", "right")
 
 
 @dataclass
-class Step:
-    """One effective move of the current match and the states around it."""
-
-    entry: LogRow
-    before: State
-    after: State
-
-
-@dataclass(frozen=True)
-class Recorded:
-    """One move of the match's log on its own, as one viewer may know it
-    (``Table.recorded``): what a "This move" page shows."""
-
-    #: The log's item, as the viewer's log shows it (``Table.log_for``).
-    item: dict[str, Any]
-    #: The table's views just before and just after the move (public: no secret).
-    before: Mapping[str, Any]
-    after: Mapping[str, Any]
-    #: The rules the engine held the move to (``Game.checked``), in the order it checks them.
-    checked: list[str]
-    #: The viewer's numbers of the moves logged just before and just after it, if any.
-    earlier: int | None
-    later: int | None
-
-
-#: The kinds of log entry that change the state, each a ``Step`` undone and rewound alike:
-#: a seat's move, and the host's correction of the public position (``Tables.correct``).
-STEPS = ("move", "correction")
-
-#: Who holds each seat, by seat number: a name, or None for a free seat.
-Holders = tuple[str | None, ...]
-
-
-def holders_at_start(now: Holders, log: list[LogRow]) -> Holders:
-    """Who held each seat when a match began, from who holds it ``now`` and the match's
-    ``log``: its seat entries, taken back newest first (a seat is never changed during a
-    match but through one, written with the change)."""
-    names = list(now)
-    for entry in reversed(log):
-        if entry.kind == "seat" and "freed" in entry.move:
-            names[entry.move["freed"]] = entry.move["name"]
-        elif entry.kind == "seat":
-            names[entry.move["admitted"]] = None
-    return tuple(names)
-
-
-@dataclass
-class Numbering:
-    """The match's log as one viewer may know it. A seq that reaches a viewer is its own:
-    how many entries it may know of, up to and including that one (``Table.seq_for``), so
-    another seat's hidden change neither shows in a number nor leaves a gap in them."""
-
-    #: How many entries of the log have been looked at.
-    scanned: int = 0
-    #: The log's own seq of each entry the viewer may know of, oldest first: the viewer's
-    #: number for ``seen[i]`` is ``i + 1``.
-    seen: list[int] = field(default_factory=list)
-    #: The viewer's number of each entry in ``seen``, by the log's own seq.
-    number: dict[int, int] = field(default_factory=dict)
-
-
-@dataclass
 class Table:
+    """A table of this server: its seats, the newcomers asking for one, the host's links
+    and the lock every change is made under, and its current match (``Match``)."""
+
     row: TableRow
     game: Game
     seats: dict[int, tuple[str, str]]  # seat → (name, token hash)
+    #: Every match begun at this table, oldest first (the night's scoreboard, play again).
     matches: list[MatchRow]
-    log: list[LogRow] = field(default_factory=list)  # every entry of the current match
-    steps: list[Step] = field(default_factory=list)  # the effective moves, oldest first
-    initial: State | None = None
-    #: The state before and after each logged move, taken back ones included (kept when it
-    #: is taken back): a log line says a move as it was, from the table around it. An
-    #: effective move's after is the next one's before, the same object.
-    befores: dict[int, State] = field(default_factory=dict)
-    afters: dict[int, State] = field(default_factory=dict)
-    #: Who held each seat when each entry of the log was made (None: free), by the log's
-    #: seq: a line names the players of its moment, never today's. Entries between two
-    #: seat changes share one tuple.
-    holders: dict[int, Holders] = field(default_factory=dict)
-    #: Who holds each seat as of the log's last entry.
-    holding: Holders = ()
-    #: What each logged move did beyond itself, each effect naming its clause (public).
-    effects: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     #: Where the table screen is from each seat that said so ("ahead", "left", "behind",
     #: "right"; see ``SCREEN_SIDES``): a phone draws the table as its player sees it.
     sitting: dict[int, str] = field(default_factory=dict)
-    #: The moment the whole table is in, pausing its moves (``Tables.pause``).
-    paused: Pause | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
     #: When anything last happened at this table (``store.now``), and whether its code has
     #: been given up (``Tables.retire_idle``): a request still holding it is refused.
@@ -264,45 +180,27 @@ class Table:
     #: store that the listener was not told of yet.
     untold_freed: set[int] = field(default_factory=set)
     untold_revoked: bool = False
-    #: What was asked of the current state, and of the one before it (the log's newest line
-    #: draws that one), by (what, seat): each viewer's view ("view"; the table screen's is
-    #: seat None's) and each seat's legal moves ("moves"). A push asks for every viewer's.
-    _kept: list[tuple[State, dict[tuple[str, int | None], Any]]] = \
-        field(default_factory=list, repr=False)
-    #: The log's items as each viewer sees them, by (seq, viewer, whether it was taken
-    #: back): every push asks every viewer's last lines, and an entry of the match never
-    #: changes but for being taken back. Emptied when a match begins.
-    _log_items: dict[tuple[int, int | None, bool], dict[str, Any] | None] = \
-        field(default_factory=dict, repr=False)
-    #: Each viewer's numbering of the log (``Numbering``), brought up to date when asked:
-    #: an entry's visibility never changes, so each entry is looked at once per viewer.
-    #: Emptied when a match begins.
-    _numberings: dict[int | None, Numbering] = field(default_factory=dict, repr=False)
+    #: The current match, the last of ``matches`` (``begin``); in the lobby, an empty one.
+    match: Match = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.match = Match(self.game, self.row.players, self.lock)
 
     @property
     def code(self) -> str:
         return self.row.code
 
     @property
-    def match(self) -> MatchRow | None:
-        return self.matches[-1] if self.matches else None
-
-    @property
-    def seq(self) -> int:
-        """The log's own count of entries: the server's, never shown to a viewer (see
-        ``seq_for``)."""
-        return len(self.log)
-
-    @property
-    def state(self) -> State | None:
-        return self.steps[-1].after if self.steps else self.initial
-
-    @property
     def status(self) -> str:
-        match = self.match
-        if match is None:
-            return "lobby"
-        return "over" if match.outcome is not None else "playing"
+        """"lobby" (no match yet), "playing" or "over": the current match's."""
+        return self.match.status
+
+    def begin(self, row: MatchRow, holding: Holders) -> None:
+        """Start the match of ``row`` from its game's set-up, its seats held by
+        ``holding``: a new ``Match``, nothing kept of the last one."""
+        options = dict(self.row.options, first_seat=row.first_seat)
+        initial = self.game.setup(self.row.players, options, row.seed)
+        self.match = Match(self.game, self.row.players, self.lock, row, initial, holding)
 
     def seat_of(self, token: str | None) -> int | None:
         if not token:
@@ -350,253 +248,21 @@ class Table:
         return tuple(self.seats[seat][0] if seat in self.seats else None
                      for seat in range(self.row.players))
 
-    def moves(self, seat: int | None) -> Moves:
-        """``seat``'s legal moves now (``Game.moves``), asked of the game once per state:
-        the move's POST, the pushes and the pages all ask, and a block of The Climbers may
-        go to thousands of places. None for the table screen, nor unless a match is on."""
-        state = self.state
-        if seat is None or self.status != "playing" or state is None:
-            return MoveList([])
-        moves: Moves = self._asked(state, "moves", seat, lambda: self.game.moves(state, seat))
-        return moves
-
-    def moves_for(self, seat: int | None) -> list[Move]:
-        """Every legal move of ``seat`` now, listed (the JSON API's, and the tests')."""
-        return list(self.moves(seat))
-
-    def pick_moves(self, seat: int | None, chosen: Mapping[str, Any]) -> list[Move]:
-        """The legal moves a phone's picker needs for the values ``chosen``
-        (``Moves.narrow``: The Climbers' a block's places only once it is tapped). Empty
-        exactly when ``moves_for`` is. Shared: read it, never change it. Only the game's
-        moves are kept here, asked at every push and move: a phone may send any values,
-        so keeping an answer for each would let one phone grow the table's memory."""
-        return self.moves(seat).narrow(chosen)
-
-    def awaited(self) -> list[int]:
-        """The seats the game waits for now: those with a move to make."""
-        return [seat for seat in range(self.row.players) if self.moves(seat)]
-
-    def view_for(self, seat: int | None) -> Mapping[str, Any] | None:
-        state = self.state
-        return None if state is None else self._view(state, seat, keep=True)
-
-    def _view(self, state: State, seat: int | None, keep: bool = False) -> Mapping[str, Any]:
-        """``game.view``, kept for the current state (``keep``) and the one before it. A
-        seat's is drawn from the table's (``Game.seat_view``), worked out once per state
-        for every seat."""
-        def answer() -> Mapping[str, Any]:
-            if seat is None:
-                return self.game.view(state, None)
-            return self.game.seat_view(state, seat, self._view(state, None, keep))
-
-        view: Mapping[str, Any] = self._asked(state, "view", seat, answer, keep)
-        return view
-
-    def _asked(self, state: State, what: str, seat: int | None, answer: Callable[[], Any],
-               keep: bool = True) -> Any:
-        """``answer()`` for ``state``, kept under (``what``, ``seat``). ``keep`` keeps a state
-        not kept yet (the current one); a kept state stays until the next but one is."""
-        kept = next((found for kept_state, found in self._kept if kept_state is state), None)
-        if kept is None:
-            if not keep:
-                return answer()
-            kept = {}
-            self._kept = [*self._kept[-1:], (state, kept)]
-        if (what, seat) not in kept:
-            kept[(what, seat)] = answer()
-        return kept[(what, seat)]
-
-    def outcome(self) -> dict[str, Any] | None:
-        match = self.match
-        return match.outcome if match else None
-
     def play(self) -> Play | None:
         """The current match as its players would log it, once it is over."""
-        match = self.match
-        if match is None:
+        row = self.match.row
+        if row is None:
             return None
-        return play_of(self.code, self.row.game, self.row.players, self.row.options, match,
-                       before_the_end(self.log))
-
-    def unseen(self, entry: LogRow, viewer: int | None) -> bool:
-        """Whether ``viewer`` may not learn that this entry was made (see
-        ``Game.redact_move``); an undo is unseen when the move it takes back is."""
-        if entry.kind in ("seat", "correction"):  # the host's, seen by everyone
-            return False
-        if entry.kind == "undo":
-            target = next((e for e in self.log if e.seq == entry.move["undo"]), None)
-            return target is not None and self.unseen(target, viewer)
-        return self.game.redact_move(self.befores[entry.seq], entry.mover, entry.move,
-                                     viewer) is None
+        return play_of(self.code, self.row.game, self.row.players, self.row.options, row,
+                       before_the_end(self.match.log))
 
     def said(self, move: dict[str, Any]) -> tuple[int, LogRow] | None:
         """A host's action on a seat as the next entry of the match's log (None before the
         first match: the lobby has no log)."""
-        match = self.match
-        if match is None:
+        row = self.match.row
+        if row is None:
             return None
-        return match.no, LogRow(self.seq + 1, None, "seat", move, None, now())
-
-    def freed_from(self, seat: int) -> str | None:
-        """The name of whoever the host last freed from ``seat`` during this match."""
-        return next((entry.move["name"] for entry in reversed(self.log)
-                     if entry.kind == "seat" and entry.move.get("freed") == seat), None)
-
-    def begin(self, initial: State, holding: Holders) -> None:
-        """A new match from ``initial``, its seats held by ``holding``: an empty log, and
-        nothing kept of the last one."""
-        self.initial = initial
-        self.log, self.steps, self.befores, self.afters, self.effects = [], [], {}, {}, {}
-        self.holders, self.holding, self.paused = {}, holding, None
-        self._log_items.clear()
-        self._numberings.clear()
-
-    def logged(self, entry: LogRow, before: State | None = None,
-               after: State | None = None) -> None:
-        """``entry``, just stored, as the log's newest, with who held the seats then and,
-        for a move or a correction, the states around it."""
-        self.log.append(entry)
-        self.holders[entry.seq] = self.holding
-        if entry.kind == "seat":
-            names = list(self.holding)
-            if "freed" in entry.move:
-                names[entry.move["freed"]] = None
-            else:
-                names[entry.move["admitted"]] = entry.move["name"]
-            self.holding = tuple(names)
-        elif entry.kind in STEPS:
-            assert before is not None and after is not None
-            self.befores[entry.seq], self.afters[entry.seq] = before, after
-            self.effects[entry.seq] = after.get("effects", [])
-            self.steps.append(Step(entry, before, after))
-        else:
-            self.steps.pop()
-
-    def last_shown(self) -> int | None:
-        """The index in ``steps`` of the last effective move the table screen shows (what
-        the host's undo names), or None."""
-        for index in range(len(self.steps) - 1, -1, -1):
-            if not self.unseen(self.steps[index].entry, None):
-                return index
-        return None
-
-    def seq_for(self, viewer: int | None) -> int:
-        """``viewer``'s seq: how many entries of the match's log it may know of. What its
-        pages and answers show, and what its moves are checked against: another seat's
-        hidden change neither shows in it nor makes a move stale."""
-        return len(self._numbered(viewer).seen)
-
-    def number_of(self, seq: int, viewer: int | None) -> int | None:
-        """``viewer``'s own number for the log's entry ``seq`` (None: it may not know of it)."""
-        return self._numbered(viewer).number.get(seq)
-
-    def entry_seq(self, number: int, viewer: int | None) -> int | None:
-        """The log's own seq of the entry ``viewer`` numbers ``number`` (None: no such)."""
-        seen = self._numbered(viewer).seen
-        return seen[number - 1] if 0 < number <= len(seen) else None
-
-    def _numbered(self, viewer: int | None) -> Numbering:
-        """``viewer``'s numbering, the entries logged since it was last asked added."""
-        with self.lock:
-            numbering = self._numberings.setdefault(viewer, Numbering())
-            for entry in self.log[numbering.scanned:]:
-                if not self.unseen(entry, viewer):
-                    numbering.seen.append(entry.seq)
-                    numbering.number[entry.seq] = len(numbering.seen)
-            numbering.scanned = len(self.log)
-            return numbering
-
-    def moment(self, number: int, viewer: int | None) -> dict[str, Any]:
-        """The table as everyone saw it just before and just after the move ``viewer``
-        numbers ``number``, as public views, a move taken back too: what a log line
-        describing the move as it was (a block's place then) is drawn from."""
-        with self.lock:
-            seq = self.entry_seq(number, viewer)
-            before = None if seq is None else self.befores.get(seq)
-            after = None if seq is None else self.afters.get(seq)
-            return {"before": None if before is None else self._view(before, None),
-                    "after": None if after is None else self._view(after, None)}
-
-    def recorded(self, number: int, viewer: int | None) -> Recorded | None:
-        """The move ``viewer`` numbers ``number``, on its own (None: no move of its log has
-        that number): the move as its log shows it, the table around it, and the rules the
-        engine held it to, listed from the table's view and the move as this viewer sees it,
-        so that nothing tells it more than its log (a move taken back since too: its state
-        after is kept, ``Table.afters``)."""
-        with self.lock:
-            moves = [item for item in self.log_for(viewer) if item["kind"] == "move"]
-            index = next((at for at, item in enumerate(moves) if item["seq"] == number), None)
-            seq = self.entry_seq(number, viewer)
-            entry = next((entry for entry in self.log if entry.seq == seq), None)
-            if index is None or entry is None:
-                return None
-            item, around = moves[index], self.moment(number, viewer)
-            before = around["before"]
-            return Recorded(item, before, around["after"],
-                            self.game.checked(before, entry.mover, item["move"]),
-                            moves[index - 1]["seq"] if index else None,
-                            moves[index + 1]["seq"] if index + 1 < len(moves) else None)
-
-    def log_for(self, viewer: int | None) -> list[dict[str, Any]]:
-        """The match's log as ``viewer`` may see it: moves redacted, undos shown, what the
-        viewer may not learn left out."""
-        undone = self._undone()
-        return [item for entry in self.log
-                if (item := self._log_item(entry, viewer, undone)) is not None]
-
-    def log_tail(self, viewer: int | None, count: int) -> list[dict[str, Any]]:
-        """The last ``count`` entries of ``log_for(viewer)``, newest first, without going
-        through the whole match (a page shows only these). Each entry is kept and shared,
-        never changed: a push digests it once for every viewer."""
-        undone = self._undone()
-        items: list[dict[str, Any]] = []
-        for entry in reversed(self.log):
-            if len(items) == count:
-                break
-            item = self._log_item(entry, viewer, undone)
-            if item is not None:
-                items.append(item)
-        return items
-
-    def _undone(self) -> set[int]:
-        return {entry.move["undo"] for entry in self.log if entry.kind == "undo"}
-
-    def _log_item(self, entry: LogRow, viewer: int | None,
-                  undone: set[int]) -> dict[str, Any] | None:
-        key = (entry.seq, viewer, entry.seq in undone)
-        if key not in self._log_items:
-            self._log_items[key] = self._redacted_item(entry, viewer, undone)
-        return self._log_items[key]
-
-    def _redacted_item(self, entry: LogRow, viewer: int | None,
-                       undone: set[int]) -> dict[str, Any] | None:
-        number = self.number_of(entry.seq, viewer)
-        if number is None:  # the viewer may not learn that it was made
-            return None
-        item: dict[str, Any] = {"seq": number, "seat": entry.seat, "kind": entry.kind,
-                                "at": entry.at, "names": self.holders[entry.seq]}
-        if entry.kind == "move":
-            item["move"] = self.game.redact_move(self.befores[entry.seq], entry.mover,
-                                                 entry.move, viewer)
-            item["undone"] = entry.seq in undone
-            item["effects"] = self.effects.get(entry.seq, [])
-        elif entry.kind == "correction":
-            item["correction"] = entry.move
-            item["undone"] = entry.seq in undone
-        elif entry.kind == "seat":
-            item.update(entry.move)
-        else:
-            item["undo"] = self.number_of(entry.move["undo"], viewer)
-            item["by_host"] = entry.seat is None
-            target = next((e for e in self.log if e.seq == entry.move["undo"]), None)
-            if target is not None and target.kind == "correction":
-                item["taken_back"] = {"seat": None, "correction": target.move,
-                                      "names": self.holders[target.seq]}
-            elif target is not None:  # what it took back, as this viewer saw it
-                item["taken_back"] = {"seat": target.seat, "move": self.game.redact_move(
-                    self.befores[target.seq], target.mover, target.move, viewer),
-                    "names": self.holders[target.seq]}
-        return item
+        return row.no, LogRow(self.match.seq + 1, None, "seat", move, None, now())
 
 
 class Tables:
@@ -653,16 +319,16 @@ class Tables:
                       sitting=self.store.sitting(code), host_links=self.store.host_links(code),
                       requests=self.store.seat_requests(code), revision=revision[1],
                       told=revision[1])
-        match = table.match
         table.touched = max([row.created_at, *(m.started_at for m in table.matches),
                              *(m.ended_at or 0 for m in table.matches)])
-        if match is not None:
+        if table.matches:
+            match = table.matches[-1]
             log = self.store.log(code, match.no)
-            self._begin(table, match, holders_at_start(table.holders_now(), log))
+            table.begin(match, holders_at_start(table.holders_now(), log))
             for entry in log:
-                self._replay(table, entry)
+                table.match.replay(entry)
                 table.touched = max(table.touched, entry.at)
-        table.paused = self.store.pause(code)
+        table.match.paused = self.store.pause(code)
         return table
 
     def heard(self, code: str) -> None:
@@ -726,17 +392,10 @@ class Tables:
         table.untold_revoked |= bool(set(table.host_links) - set(links))
         table.seats, table.host_links, table.sitting = seats, links, self.store.sitting(code)
         table.requests = self.store.seat_requests(code)
-        was = table.match
         table.matches = self.store.matches(code)
-        match = table.match
-        if match is not None and (was is None or was.no != match.no):
-            log = self.store.log(code, match.no)
-            self._begin(table, match, holders_at_start(table.holders_now(), log))
-        else:
-            log = [] if match is None else self.store.log(code, match.no, after=table.seq)
-        for entry in log:
-            self._replay(table, entry)
-        table.paused = self.store.pause(code)
+        for entry in self._read_log(table):
+            table.match.replay(entry)
+        table.match.paused = self.store.pause(code)
         table.revision = found[1]
         table.touched = now()
 
@@ -753,26 +412,23 @@ class Tables:
             self._read_back(table)
             if table.retired:
                 raise TableError("table.unknown-table") from None
-            raise TableError("table.stale", seq=table.seq_for(viewer)) from None
+            raise TableError("table.stale", seq=table.match.seq_for(viewer)) from None
         table.revision += 1
         if table.told == table.revision - 1:  # the caller tells of its own change
             table.told = table.revision
 
-    def _begin(self, table: Table, match: MatchRow, holding: Holders) -> None:
-        options = dict(table.row.options, first_seat=match.first_seat)
-        table.begin(table.game.setup(table.row.players, options, match.seed), holding)
-
-    def _replay(self, table: Table, entry: LogRow) -> None:
-        if entry.kind == "move":
-            before = table.state
-            assert before is not None
-            table.logged(entry, before, table.game.apply(before, entry.mover, entry.move))
-        elif entry.kind == "correction":
-            before = table.state
-            assert before is not None
-            table.logged(entry, before, corrected(table.game, before, entry.move))
-        else:
-            table.logged(entry)
+    def _read_log(self, table: Table) -> list[LogRow]:
+        """The entries of ``table``'s last match (``matches`` as just read back) that it
+        has not replayed: a match begun elsewhere is begun here, and all of its are."""
+        if not table.matches:
+            return []
+        row = table.matches[-1]
+        if table.match.row is None or table.match.row.no != row.no:
+            log = self.store.log(table.code, row.no)
+            table.begin(row, holders_at_start(table.holders_now(), log))
+            return log
+        table.match.row = row  # as stored now: another process may have ended or reopened it
+        return self.store.log(table.code, row.no, after=table.match.seq)
 
     # --- creating and joining --------------------------------------------------------
 
@@ -906,11 +562,11 @@ class Tables:
             if request.seat in table.seats:
                 raise TableError("table.seat-taken", seat=request.seat)
             said = table.said({"admitted": request.seat, "name": request.name,
-                               "was": table.freed_from(request.seat)})
+                               "was": table.match.freed_from(request.seat)})
             self._store(table, self.store.take_seat, request.seat, request.name,
                         request.token_hash, said)
             if said:
-                table.logged(said[1])
+                table.match.logged(said[1])
             table.seats[request.seat] = (request.name, request.token_hash)
             table.requests = {key: other for key, other in table.requests.items()
                               if other.seat != request.seat}
@@ -942,9 +598,9 @@ class Tables:
             self._open(table)
             if pause is not None and table.status != "playing":
                 raise TableError("table.not-playing")
-            if pause != table.paused:
+            if pause != table.match.paused:
                 self._store(table, self.store.set_pause, pause)
-            table.paused = pause
+            table.match.paused = pause
         self._changed(table)
 
     def free_seat(self, table: Table, seat: int) -> None:
@@ -955,7 +611,7 @@ class Tables:
             said = table.said({"freed": seat, "name": table.name(seat)})
             self._store(table, self.store.free_seat, seat, said)
             if said:
-                table.logged(said[1])
+                table.match.logged(said[1])
             del table.seats[seat]
             table.sitting.pop(seat, None)
         if self.listener:
@@ -1010,100 +666,99 @@ class Tables:
             match = MatchRow(len(table.matches) + 1, seed, first_seat, now(), None, None)
             self._store(table, self.store.start_match, match)
             table.matches.append(match)
-            self._begin(table, match, table.holders_now())
-            seq = table.seq_for(None)
+            table.begin(match, table.holders_now())
+            seq = table.match.seq_for(None)
         self._changed(table)
         return seq
 
     def submit(self, table: Table, seat: int, move: Any, seq: Any,
                client_move_id: Any) -> tuple[int, bool]:
         """Apply ``move`` for ``seat``; returns (the seat's seq after it, whether it was a
-        repeat). Seqs are the seat's own (``Table.seq_for``).
+        repeat). Seqs are the seat's own (``Match.seq_for``).
 
         A repeated ``client_move_id`` applies once; a move made against an old ``seq`` is
-        refused as stale; ``apply`` is the authority on everything else.
+        refused as stale; ``apply`` is the authority on everything else. The move is
+        checked, played, stored, then told.
         """
-        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-            raise TableError("table.bad-move")
-        if not isinstance(seq, int) or isinstance(seq, bool):
-            raise TableError("table.bad-seq")
-        if not isinstance(client_move_id, str) or not 0 < len(client_move_id) <= \
-                CLIENT_MOVE_ID_MAX:
-            raise TableError("table.bad-client-move-id")
+        check_sent(move, seq, client_move_id)
         with table.lock:
-            if any(e.client_move_id == client_move_id and e.seat == seat for e in table.log):
-                return table.seq_for(seat), True
-            self._open(table)
-            match = table.match
-            if match is None or table.status != "playing":
-                raise TableError("table.not-playing")
-            if table.paused is not None:
-                raise TableError(table.paused.rule)
-            if seq != table.seq_for(seat):
-                raise TableError("table.stale", seq=table.seq_for(seat))
-            state = table.state
-            assert state is not None
-            if not table.moves(seat):
-                raise TableError("table.not-your-turn", turn=table.awaited())
-            try:
-                after = table.game.apply(state, seat, copy.deepcopy(move))
-            except IllegalMove as refusal:
-                raise TableError(refusal.rule, **refusal.params) from None
-            self._log(table, LogRow(table.seq + 1, seat, "move", move, client_move_id, now()),
-                      state, after, seat)
-            seq = table.seq_for(seat)
+            if table.match.made(seat, client_move_id):
+                return table.match.seq_for(seat), True
+            state = self._awaiting(table, seat, seq)
+            after = played(table.game, state, seat, move)
+            self._log(table, LogRow(table.match.seq + 1, seat, "move", move, client_move_id,
+                                    now()), state, after, seat)
+            seq = table.match.seq_for(seat)
         self._changed(table)
         return seq, False
+
+    def _awaiting(self, table: Table, seat: int, seq: int) -> State:
+        """The state a move of ``seat`` sent against its ``seq`` is made on: refused unless
+        the table is open and its match on and not paused, ``seq`` is the seat's now, and
+        the seat has a move to make. Call under the table's lock."""
+        self._open(table)
+        match = table.match
+        if match.status != "playing":
+            raise TableError("table.not-playing")
+        unpaused(match)
+        if seq != match.seq_for(seat):
+            raise TableError("table.stale", seq=match.seq_for(seat))
+        if not match.moves(seat):
+            raise TableError("table.not-your-turn", turn=match.awaited())
+        assert match.state is not None
+        return match.state
 
     def explain(self, table: Table, seat: int, chosen: dict[str, Any]) -> TableError | None:
         """Why no move of ``seat`` has the values ``chosen`` (a dimmed card or a greyed
         square the player tapped), without changing anything; None when one has."""
         with table.lock:
-            if table.status != "playing" or table.state is None:
+            match = table.match
+            if match.status != "playing" or match.state is None:
                 return TableError("table.not-playing")
-            if any(has_values(move, chosen) for move in table.pick_moves(seat, chosen)):
+            if any(has_values(move, chosen) for move in match.pick_moves(seat, chosen)):
                 return None
-            refusal = table.game.why_not(table.state, seat, chosen)
+            refusal = table.game.why_not(match.state, seat, chosen)
             # A seat with nothing to do is told whom the game waits for.
-            waits = {} if table.moves(seat) else {"turn": table.awaited()}
+            waits = {} if match.moves(seat) else {"turn": match.awaited()}
         return TableError(refusal.rule, **{**refusal.params, **waits})
 
     def undo(self, table: Table, seat: int) -> int:
         """``seat`` takes back its own move, the last effective one, if it revealed nothing
         and the game is on; returns the seat's seq."""
         with table.lock:
-            if table.match is None or not table.steps:
+            match = table.match
+            if match.row is None or not match.steps:
                 raise TableError("table.nothing-to-undo")
-            step = table.steps[-1]
-            if table.match.outcome is not None:
+            step = match.steps[-1]
+            if match.row.outcome is not None:
                 raise TableError("table.undo-finished")
             if step.entry.seat != seat:
                 raise TableError("table.undo-not-yours")
-            if table.paused is not None:
-                raise TableError(table.paused.rule)
+            unpaused(match)
             if not table.game.can_undo(step.before, step.entry.mover, step.entry.move,
                                        step.after):
                 raise TableError("table.undo-revealed")
-            self._take_back(table, len(table.steps) - 1, seat)
-            seq = table.seq_for(seat)
+            self._take_back(table, len(match.steps) - 1, seat)
+            seq = table.match.seq_for(seat)
         self._changed(table)
         return seq
 
     def host_undo(self, table: Table, expected: int) -> int:
         """The host takes back the last move the table screen shows, which its confirmation
-        named by the screen's seq (``expected``, see ``Table.last_shown``), with any move the
+        named by the screen's seq (``expected``, see ``Match.last_shown``), with any move the
         screen may not see made after it (a SkyRunner choice changed since); if the screen
         has shown another move since, nothing is (``table.moved-on``). Returns the screen's
         seq: the host is the screen's viewer, and learns nothing more."""
         with table.lock:
-            if table.match is None or not table.steps:
+            match = table.match
+            if match.row is None or not match.steps:
                 raise TableError("table.nothing-to-undo")
-            shown = table.last_shown()
-            if shown is None or table.number_of(table.steps[shown].entry.seq,
+            shown = match.last_shown()
+            if shown is None or match.number_of(match.steps[shown].entry.seq,
                                                 None) != expected:
                 raise TableError("table.moved-on")
             self._take_back(table, shown, None)
-            seq = table.seq_for(None)
+            seq = table.match.seq_for(None)
         self._changed(table)
         return seq
 
@@ -1114,82 +769,86 @@ class Tables:
         since, nothing is taken back (``table.moved-on``). A choice the screen may not see,
         made since, is after ``to`` and goes back with the rest. Returns the screen's seq."""
         with table.lock:
-            if table.match is None or not table.steps:
+            match = table.match
+            if match.row is None or not match.steps:
                 raise TableError("table.nothing-to-undo")
-            if table.seq_for(None) != expected:
+            if match.seq_for(None) != expected:
                 raise TableError("table.moved-on")
-            seqs = [step.entry.seq for step in table.steps]
-            first = table.entry_seq(to, None)
+            seqs = [step.entry.seq for step in match.steps]
+            first = match.entry_seq(to, None)
             if first is None or first not in seqs:
                 raise TableError("table.no-such-move", seq=to)
             self._take_back(table, seqs.index(first), None)
-            seq = table.seq_for(None)
+            seq = table.match.seq_for(None)
         self._changed(table)
         return seq
 
     def correct(self, table: Table, correction: Any, expected: int) -> int:
         """The host sets the public position right, as it stands on the real table: the
-        game checks ``correction`` against what its rules let exist (``Game.correct``), and the
-        correction becomes an entry of the log, replayed, undone and rewound like a move.
-        ``expected`` is the table screen's seq as the host saw it: if the screen has shown
-        anything since, nothing is changed (``table.moved-on``). Returns the screen's seq."""
+        game checks ``correction`` against what its rules let exist (``Game.correct``),
+        and the correction becomes an entry of the log, replayed, undone and rewound like a
+        move. ``expected`` is the table screen's seq as the host saw it: if the screen has
+        shown anything since, nothing is changed (``table.moved-on``). Returns the screen's
+        seq."""
         with table.lock:
             self._open(table)
             match = table.match
-            if match is None or table.status != "playing":
+            if match.status != "playing":
                 raise TableError("table.not-playing")
-            if table.seq_for(None) != expected:
+            if match.seq_for(None) != expected:
                 raise TableError("table.moved-on")
-            state = table.state
+            state = match.state
             assert state is not None
-            after = corrected(table.game, state, copy.deepcopy(correction))
-            self._log(table, LogRow(table.seq + 1, None, "correction", correction, None, now()),
+            after = corrected(table.game, state, correction)
+            self._log(table, LogRow(match.seq + 1, None, "correction", correction, None, now()),
                       state, after)
-            seq = table.seq_for(None)
+            seq = table.match.seq_for(None)
         self._changed(table)
         return seq
 
     def _log(self, table: Table, entry: LogRow, state: State, after: State,
              viewer: int | None = None) -> None:
         """Store ``entry`` (a move or a correction that turned ``state`` into ``after``) with
-        the outcome it reaches, in one transaction, then keep it in the table; an outcome
+        the outcome it reaches, in one transaction, then keep it in the match; an outcome
         ends the match. Call under the table's lock, with a match; refused as stale with
         ``viewer``'s seq if another process changed the table first (``_store``)."""
         match = table.match
-        assert match is not None
+        row = match.row
+        assert row is not None
         outcome = table.game.outcome(after)
         outcome_json = self._outcome_json(table, outcome) if outcome else None
-        self._store(table, self.store.append, match.no, entry, outcome=outcome_json,
+        self._store(table, self.store.append, row.no, entry, outcome=outcome_json,
                     viewer=viewer)
-        table.logged(entry, state, after)
+        match.logged(entry, state, after)
         if outcome_json:
-            match.outcome = outcome_json
-            match.ended_at = entry.at
+            row.outcome = outcome_json
+            row.ended_at = entry.at
 
     def _take_back(self, table: Table, first: int, seat: int | None) -> None:
-        """Take back ``table.steps[first:]``, newest first, as one undo entry each (by
+        """Take back ``table.match.steps[first:]``, newest first, as one undo entry each (by
         ``seat``, None: the host), written in one transaction: the log replays to the same
         state. Taking back the winning move reopens the match. Call under the table's
         lock, with a match."""
         match = table.match
-        assert match is not None
+        row = match.row
+        assert row is not None
         at = now()
-        entries = [LogRow(table.seq + number, seat, "undo", {"undo": step.entry.seq}, None, at)
-                   for number, step in enumerate(reversed(table.steps[first:]), 1)]
-        reopen = match.outcome is not None
-        self._store(table, self.store.append, match.no, entries, reopen=reopen, viewer=seat)
+        entries = [LogRow(match.seq + number, seat, "undo", {"undo": step.entry.seq}, None, at)
+                   for number, step in enumerate(reversed(match.steps[first:]), 1)]
+        reopen = row.outcome is not None
+        self._store(table, self.store.append, row.no, entries, reopen=reopen, viewer=seat)
         for entry in entries:
-            table.logged(entry)
+            match.logged(entry)
         if reopen:
-            match.outcome = None
-            match.ended_at = None
+            row.outcome = None
+            row.ended_at = None
 
     def _outcome_json(self, table: Table, outcome: Outcome) -> dict[str, Any]:
         """The outcome as stored, with who played each seat: a seat free at the end, by
         whoever the host freed from it (the night's scoreboard names who played)."""
         result = outcome.as_json()
         result["names"] = {str(seat): table.name(seat) if seat in table.seats
-                           else table.freed_from(seat) or ""
+                           else table.match.freed_from(seat) or ""
                            for seat in range(table.row.players)}
         return result
 
@@ -1223,10 +882,10 @@ class Tables:
         table = Table(row, self.engines[play.game], seated, [match], retired=True)
         log = self.store.log(play.key, play.no)
         last = max(entry.seq for entry in log if entry.kind == "move")
-        self._begin(table, match, tuple(seat.players[0] for seat in play.seats))
+        table.begin(match, tuple(seat.players[0] for seat in play.seats))
         for entry in log:
             if entry.seq <= last:
-                self._replay(table, entry)
+                table.match.replay(entry)
         with self._lock:
             self._replayed.put(key, table)
         return table
@@ -1258,14 +917,40 @@ class Tables:
             self.peers.changed(table.code, table.revision)
 
 
+def check_sent(move: Any, seq: Any, client_move_id: Any) -> None:
+    """Refuse a move sent in a shape no move is sent in: a move names its ``type``, a seq
+    is a whole number, and a client's move id a short text."""
+    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+        raise TableError("table.bad-move")
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        raise TableError("table.bad-seq")
+    if not isinstance(client_move_id, str) or not 0 < len(client_move_id) <= \
+            CLIENT_MOVE_ID_MAX:
+        raise TableError("table.bad-client-move-id")
+
+
+def unpaused(match: Match) -> None:
+    """Refuse a change of ``match`` while the whole table is in a moment of the game's
+    (``Tables.pause``), with the clause of that moment."""
+    if match.paused is not None:
+        raise TableError(match.paused.rule)
+
+
+def played(game: Game, state: State, seat: int, move: Any) -> State:
+    """``state`` after ``seat``'s ``move``, or the clause ``game`` refuses it with."""
+    try:
+        return game.apply(state, seat, copy.deepcopy(move))
+    except IllegalMove as refusal:
+        raise TableError(refusal.rule, **refusal.params) from None
+
+
 def corrected(game: Game, state: State, correction: Any) -> State:
     """``state`` with the host's ``correction`` made by ``game`` (``Game.correct``), or the
     clause that refuses it: a game that takes no corrections refuses every one."""
     try:
-        after = game.correct(state, correction)
+        return game.correct(state, copy.deepcopy(correction))
     except IllegalMove as refusal:
         raise TableError(refusal.rule, **refusal.params) from None
-    return after
 
 
 def player_name(raw: str) -> str:

@@ -52,31 +52,31 @@ def play(app: Flask, table: Any, count: int, pick, until=lambda table: False) ->
         if until(table):
             break
         seat = next(s for s in range(table.row.players) if mover(table, s))
-        move = pick(seat, table.moves_for(seat))
-        services(app).tables.submit(table, seat, move, table.seq, f"s{table.seq}")
+        move = pick(seat, table.match.moves_for(seat))
+        services(app).tables.submit(table, seat, move, table.match.seq, f"s{table.match.seq}")
     return next(s for s in range(table.row.players) if mover(table, s))
 
 
 def mover(table: Any, seat: int) -> bool:
     """A seat with something to do: not one whose set-up or secret choice is done."""
-    view = table.view_for(seat)
+    view = table.match.view_for(seat)
     if view.get("choice") is not None and view["phase"] == "choose":
         return False
-    return any(move["type"] != "lift" for move in table.moves_for(seat))
+    return any(move["type"] != "lift" for move in table.match.moves_for(seat))
 
 
 def climbing(table: Any) -> bool:
     """A SkyRunner climber, well up the wall, chooses among several places."""
-    pending = table.state["pending"]
-    return (pending is not None and pending["kind"] == "climb" and table.state["round"] > 12
-            and len(table.moves_for(pending["seat"])) > 4)
+    pending = table.match.state["pending"]
+    return (pending is not None and pending["kind"] == "climb" and table.match.state["round"] > 12
+            and len(table.match.moves_for(pending["seat"])) > 4)
 
 
 def climbing_turn(table: Any) -> bool:
     """A Climbers player, some rounds in, begins a turn with places to walk to."""
-    state = table.state
+    state = table.match.state
     return (state["phase"] == "play" and state["round"] > 3 and state["step"] == "before"
-            and not state["walked"] and len(table.moves_for(state["turn"])) > 100)
+            and not state["walked"] and len(table.match.moves_for(state["turn"])) > 100)
 
 
 def shoot(browser: Browser, base: str, table: Any, token: str, name: str,
@@ -108,13 +108,14 @@ def main() -> None:
         heaven_turn = play(app, heaven, 9, lambda seat, moves: rng.choice(
             [m for m in moves if m["type"] == "move"] or moves))
         hm, hm_tokens = new_table(app, "heuchel-meuchel", 3, 5)
-        hm_turn = play(app, hm, 44, lambda seat, moves: choose(hm.view_for(seat), moves))
+        hm_turn = play(app, hm, 44, lambda seat, moves: choose(hm.match.view_for(seat), moves))
         sky, sky_tokens = new_table(app, "skyrunner", 3, 23)
-        sky_turn = play(app, sky, 400, lambda seat, moves: choose_sr(sky.view_for(seat), moves),
+        sky_turn = play(app, sky, 400,
+                        lambda seat, moves: choose_sr(sky.match.view_for(seat), moves),
                         until=climbing)
         climb, climb_tokens = new_table(app, "climbers", 3, 8)
         climb_turn = play(app, climb, 200,
-                          lambda seat, moves: choose_cl(climb.view_for(seat), seat, moves),
+                          lambda seat, moves: choose_cl(climb.match.view_for(seat), seat, moves),
                           until=climbing_turn)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=shutil.which("chromium"),

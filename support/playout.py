@@ -38,20 +38,21 @@ def playout(game_id: str, seed: int, moves: int) -> Iterator[tuple[Table, int, l
         for conn in viewers:
             catch_up(conn.sent, render_for(table, conn))
         for number in range(moves):
-            if table.outcome() is not None:
+            if table.match.outcome() is not None:
                 return
             movers = [(seat, ordinary(table, seat)) for seat in range(players)]
             movers = [(seat, legal) for seat, legal in movers if legal]
             if not movers:
                 return
             seat, legal = rng.choice(movers)
-            tables.submit(table, seat, rng.choice(legal), table.seq_for(seat), f"bench-{number}")
+            tables.submit(table, seat, rng.choice(legal), table.match.seq_for(seat),
+                          f"bench-{number}")
             yield table, seat, viewers
 
 
 def ordinary(table: Table, seat: int) -> list[dict[str, Any]]:
     """``seat``'s legal moves as players make them: set up without taking a card back, and
     choose a secret card once (a changed choice is pushed to nobody: it is no ordinary move)."""
-    return [move for move in table.moves_for(seat) if move.get("type") != "lift"
+    return [move for move in table.match.moves_for(seat) if move.get("type") != "lift"
             and not (move.get("type") == "choose"
-                     and (table.view_for(seat) or {}).get("choice"))]
+                     and (table.match.view_for(seat) or {}).get("choice"))]

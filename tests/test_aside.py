@@ -87,7 +87,7 @@ CLIMBERS_START = textwrap.dedent("""
         tables.start(table, first_seat=0)  # draws the start tower
         ended = time.monotonic()
         ticking.kill()
-        assert table.state["phase"] == "build"
+        assert table.match.state["phase"] == "build"
     print(sum(1 for tick in ticks if began < tick < ended), round(ended - began, 3))
 """)
 

@@ -125,8 +125,9 @@ def view(code: str) -> Response:
     table = table_or_404(code)
     seat = viewer_or_refuse(table)
     with table.lock:
-        return jsonify({"seq": table.seq_for(seat), "status": table.status,
-                        "view": table.view_for(seat), "outcome": table.outcome()})
+        return jsonify({"seq": table.match.seq_for(seat), "status": table.status,
+                        "view": table.match.view_for(seat),
+                        "outcome": table.match.outcome()})
 
 
 @bp.get("/tables/<code>/moves")
@@ -134,7 +135,8 @@ def moves(code: str) -> Response:
     table = table_or_404(code)
     seat = seat_or_refuse(table)
     with table.lock:
-        return jsonify({"seq": table.seq_for(seat), "moves": table.moves_for(seat)})
+        return jsonify({"seq": table.match.seq_for(seat),
+                        "moves": table.match.moves_for(seat)})
 
 
 @bp.post("/tables/<code>/moves")
@@ -151,9 +153,10 @@ def submit(code: str) -> Response | tuple[Response, int]:
         # A move made on an old view: the refusal brings the view it missed.
         with table.lock:
             return jsonify({"error": refusal_body(error.rule, table.row.game),
-                            "seq": table.seq_for(seat), "view": table.view_for(seat)}), 409
+                            "seq": table.match.seq_for(seat),
+                            "view": table.match.view_for(seat)}), 409
     with table.lock:
-        return jsonify({"seq": seq, "repeated": repeated, "view": table.view_for(seat)})
+        return jsonify({"seq": seq, "repeated": repeated, "view": table.match.view_for(seat)})
 
 
 @bp.post("/tables/<code>/undo")
@@ -201,7 +204,7 @@ def correct(code: str) -> Response:
         raise TableError("table.bad-correction", problem="no correction object")
     seq = tables().correct(table, body["correction"], seq)
     with table.lock:
-        return jsonify({"seq": seq, "view": table.view_for(None)})
+        return jsonify({"seq": seq, "view": table.match.view_for(None)})
 
 
 @bp.get("/tables/<code>/log")
@@ -209,7 +212,7 @@ def log(code: str) -> Response:
     table = table_or_404(code)
     seat = viewer_or_refuse(table)
     with table.lock:
-        return jsonify({"entries": table.log_for(seat)})
+        return jsonify({"entries": table.match.log_for(seat)})
 
 
 @bp.get("/night")

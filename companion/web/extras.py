@@ -33,7 +33,7 @@ bp = Blueprint("extras", __name__)
 def _served(table: Table, name: str) -> str:
     """The game's id when it serves ``name`` now, else a 404."""
     spec = services().games.get(table.row.game)
-    if spec is None or name not in spec.extras or table.view_for(None) is None:
+    if spec is None or name not in spec.extras or table.match.view_for(None) is None:
         abort(404)
     return str(spec.id)
 
@@ -100,7 +100,7 @@ def end(code: str, name: str) -> Response:
     """The moment ends for everyone, and play goes on where it was."""
     table = table_or_404(code)
     _paused_by(table, name)
-    if table.paused is not None and table.paused.extra == name:
+    if table.match.paused is not None and table.match.paused.extra == name:
         tables().pause(table, None)
     return _back(table, None)
 

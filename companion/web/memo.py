@@ -151,7 +151,7 @@ def watch_json(app: Flask) -> None:
 class Call:
     """A function for a template, with the inputs it closes over: a region that calls it is
     redrawn when those change. ``kept`` are more inputs, each never changed once made (a
-    table's log entries, ``Table.log_tail``): a push digests each once for all its viewers
+    table's log entries, ``Match.log_tail``): a push digests each once for all its viewers
     (``ViewDigests``)."""
 
     def __init__(self, function: Callable[..., Any], *inputs: Any,
@@ -222,7 +222,7 @@ _SPLICE = "<!--fragment {}-->"
 
 class ViewDigests:
     """The digests of the lists and mappings inside views, by the object itself: a table's
-    views are kept for its state and never changed (``Table.view_for``), and a game that
+    views are kept for its state and never changed (``Match.view_for``), and a game that
     draws every seat's view from the table's (The Climbers) shares their values, so each is
     digested once for all the viewers. An entry holds its object, so its id is not reused."""
 

@@ -76,7 +76,7 @@ def _reader(table: Table, seat: int | None, host: bool = False) -> dict[str, Any
 def log_page(table: Table, context: dict[str, Any]) -> str:
     """The reader's whole log, newest first, ``LOG_PAGE`` lines a page (``?page=``)."""
     with table.lock:
-        items = list(reversed(table.log_for(context["me"])))
+        items = list(reversed(table.match.log_for(context["me"])))
     pages = max(1, -(-len(items) // LOG_PAGE))
     page = min(max(_number(request.args.get("page"), 1), 1), pages)
     shown = items[(page - 1) * LOG_PAGE:page * LOG_PAGE]
@@ -94,7 +94,7 @@ def _number(raw: str | None, otherwise: int = 0) -> int:
 
 def move_page(table: Table, context: dict[str, Any], number: str) -> Response | str:
     """One move on its own, as the reader's log shows it (another number: not found)."""
-    recorded = table.recorded(_number(number[:12]), context["me"])
+    recorded = table.match.recorded(_number(number[:12]), context["me"])
     if recorded is None:
         return refusal_response("table.not-found")
     game_id, lang = table.row.game, current_lang()

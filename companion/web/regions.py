@@ -164,7 +164,7 @@ def log_lines(table: Table, context: dict[str, Any]) -> list[Markup]:
         if html is None:
             if public is None:
                 with table.lock:
-                    public = table.view_for(None)
+                    public = table.match.view_for(None)
             html = _line(table, entry, dict(context, view=public))
             with lock:
                 cache.put(key, html)
@@ -177,7 +177,7 @@ def _line(table: Table, entry: dict[str, Any], context: dict[str, Any]) -> str:
 
     Its words are a function of the entry alone (with the viewer's language): the move as
     the viewer may see it, the players named as they were when it was made (the entry's
-    ``names``), and the table just before and after it (``Table.moment``, kept for a move
+    ``names``), and the table just before and after it (``Match.moment``, kept for a move
     taken back too). Nothing of today's table reaches them but the view's constants (the
     seats' colours, a building's roof), so a line reads the same after a seat changes
     hands, a take-back, a rewind or a restart."""
@@ -192,7 +192,7 @@ def _line(table: Table, entry: dict[str, Any], context: dict[str, Any]) -> str:
                 "partials/log_entry.html",
                 **dict(context, entry=entry, seats=seats_then(game_id, view, entry["names"]),
                        back_seats=seats_then(game_id, view, back["names"]) if back else None,
-                       moment=lambda: table.moment(seq, context["me"])))
+                       moment=lambda: table.match.moment(seq, context["me"])))
     except Exception:  # whatever a game's describe.html or helper raised
         unshown.report(table, f"log line {entry['seq']}",
                        unshown.viewer_name(context.get("me"), bool(context.get("is_host"))),

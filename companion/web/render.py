@@ -58,7 +58,7 @@ def seats_context(table: Table) -> list[dict[str, Any]]:
     connected = services().hub.connected_seats(table.code)
     game_id = table.row.game
     with table.lock:
-        public = table.view_for(None) if len(table.seats) < table.row.players else None
+        public = table.match.view_for(None) if len(table.seats) < table.row.players else None
         return [
             {
                 "seat": seat,
@@ -79,7 +79,7 @@ def free_turns(table: Table, seats: list[dict[str, Any]]) -> dict[str, Any]:
     say so; and whether it waits for nobody else. Asked only while a seat is free."""
     if table.status != "playing" or len(table.seats) == table.row.players:
         return {"free_turns": [], "free_turns_only": False}
-    due = [seats[seat] for seat in table.awaited()]
+    due = [seats[seat] for seat in table.match.awaited()]
     free = [seat for seat in due if not seat["taken"]]
     return {"free_turns": free, "free_turns_only": bool(free) and len(free) == len(due)}
 
@@ -87,7 +87,7 @@ def free_turns(table: Table, seats: list[dict[str, Any]]) -> dict[str, Any]:
 def pick_context(table: Table, seat: int, moves: list[dict[str, Any]],
                  chosen: dict[str, Any], change: dict[str, Any] | None = None) -> dict[str, Any]:
     """The picker's question for ``chosen``, from ``moves``, the legal moves it needs for
-    those values (``Table.pick_moves``).
+    those values (``Match.pick_moves``).
 
     ``change`` is the pick that changes a choice the seat has made already (a game helper's
     ``standing``: SkyRunner's secret card). Until ``chosen`` holds it, the picker asks
@@ -103,14 +103,15 @@ def pick_context(table: Table, seat: int, moves: list[dict[str, Any]],
         # Values no legal move has (a stale link, or a forged one): ask from the start, so
         # a template never meets a value it cannot name.
         chosen = {}
-        moves = table.pick_moves(seat, chosen)
+        moves = table.match.pick_moves(seat, chosen)
         pick = narrow(moves, table.game.choice_keys, chosen)
     # A form's id names the move and this seat's own last entry (by the seat's own seq: the
     # log's would tell it of another seat's hidden change): a page and a push draw the
     # same form, a double tap applies once, the same move made again later is a new one,
     # and the other players' moves leave this phone's forms (and so its pushes) alone.
-    last_own = next((entry.seq for entry in reversed(table.log) if entry.seat == seat), None)
-    own = 0 if last_own is None else table.number_of(last_own, seat) or 0
+    last_own = next((entry.seq for entry in reversed(table.match.log) if entry.seat == seat),
+                    None)
+    own = 0 if last_own is None else table.match.number_of(last_own, seat) or 0
 
     def offer(move: dict[str, Any]) -> dict[str, Any]:
         move_json = json.dumps(move, separators=(",", ":"))
@@ -147,7 +148,7 @@ def choice_stands(table: Table, seat: int, chosen: dict[str, Any]) -> bool:
     """Whether ``chosen`` would change a choice ``seat`` has made without the player asking
     to first (the ``standing_pick``): a card at rest, tapped."""
     with table.lock:
-        change = standing_pick(table.row.game, table.view_for(seat))
+        change = standing_pick(table.row.game, table.match.view_for(seat))
     return change is not None and not has_values(chosen, change)
 
 
@@ -172,16 +173,16 @@ def viewer_context(table: Table, seat: int | None, is_host: bool = False,
                    chosen: dict[str, Any] | None = None) -> dict[str, Any]:
     """Everything a page or a push shows this viewer, taken under the table's lock."""
     with table.lock:
-        view = table.view_for(seat)
+        view = table.match.view_for(seat)
         # While the whole table is in a moment of the game's (``paused``), none is offered.
-        moves = [] if table.paused else table.pick_moves(seat, chosen or {})
-        last = table.steps[-1].entry if table.steps else None
+        moves = [] if table.match.paused else table.match.pick_moves(seat, chosen or {})
+        last = table.match.steps[-1].entry if table.match.steps else None
         context: dict[str, Any] = {
             "code": table.code,
             "game_id": table.row.game,
             "game_name": game_name(table.row.game),
             "status": table.status,
-            "seq": table.seq_for(seat),
+            "seq": table.match.seq_for(seat),
             "players": table.row.players,
             "options": table.row.options,
             "seats": seats_context(table),
@@ -190,21 +191,21 @@ def viewer_context(table: Table, seat: int | None, is_host: bool = False,
             "is_host": is_host,
             "view": view,
             "moves": moves,
-            "outcome": table.outcome(),
+            "outcome": table.match.outcome(),
             # The finished game as its players log it: the game-over screen's plays.
             "played": table.play() if table.status == "over" else None,
-            "log": table.log_tail(seat, LOG_TAIL),
+            "log": table.match.log_tail(seat, LOG_TAIL),
             "can_undo": bool(seat is not None and last is not None and last.seat == seat
-                             and table.status == "playing" and not table.paused
-                             and table.game.can_undo(table.steps[-1].before, seat, last.move,
-                                                     table.steps[-1].after)),
-            "can_host_undo": bool(is_host and table.steps),
+                             and table.status == "playing" and not table.match.paused
+                             and table.game.can_undo(table.match.steps[-1].before, seat,
+                                                     last.move, table.match.steps[-1].after)),
+            "can_host_undo": bool(is_host and table.match.steps),
             # The game takes corrections (``Game.correct``): "The table differs…".
             "can_correct": bool(is_host and table.status == "playing"
                                 and table.game.takes_corrections),
-            "match_no": table.match.no if table.match else 0,
+            "match_no": table.match.row.no if table.match.row else 0,
             # The moment the whole table is in, pausing its moves (a game's extra).
-            "paused": table.paused.extra if table.paused else None,
+            "paused": table.match.paused.extra if table.match.paused else None,
             "sitting": table.sitting.get(seat, SCREEN_SIDES[0]) if seat is not None else None,
             # A phone reads its log by its seat's numbers, the table screen by its own:
             # the record's page a log line opens ("This move"), the whole log it links to.
@@ -228,7 +229,7 @@ def screen_context(table: Table, is_host: bool) -> dict[str, Any]:
     context.update(join_url=public_url(f"/j/{table.code}", joined),
                    unreachable=joined.unreachable,
                    requests=[{"id": r.id, "seat": r.seat, "name": r.name,
-                              "was": table.freed_from(r.seat),
+                              "was": table.match.freed_from(r.seat),
                               "spoken_code": r.spoken_code}
                              for r in table.requests.values()] if is_host else [],
                    night=services().tables.plays_tonight(
@@ -245,21 +246,22 @@ def last_move_context(table: Table) -> dict[str, Any]:
     (``moment``, for a game's words of a place then). A move the screen may not see is
     never named, nor counted: naming it would tell the table it was made."""
     with table.lock:
-        shown = table.last_shown()
+        shown = table.match.last_shown()
         if shown is None:
             return {"last_move": None}
-        step = table.steps[shown]
+        step = table.match.steps[shown]
         entry = step.entry
-        seq = table.number_of(entry.seq, None)
+        seq = table.match.number_of(entry.seq, None)
         assert seq is not None  # the screen shows it: it is in the screen's count
-        seats = seats_then(table.row.game, table.view_for(None), table.holders[entry.seq])
+        seats = seats_then(table.row.game, table.match.view_for(None),
+                           table.match.holders[entry.seq])
         last: dict[str, Any] = {"seq": seq, "seat": entry.seat, "seats": seats}
         if entry.kind == "correction":  # the host's own, said by the game's words
             last["correction"] = entry.move
         else:
             last["move"] = table.game.redact_move(step.before, entry.mover, entry.move, None)
     return {"last_move": last,
-            "moment": Call(lambda: table.moment(seq, None), table.code, seq)}
+            "moment": Call(lambda: table.match.moment(seq, None), table.code, seq)}
 
 
 def outcome_reason(game_id: str, reason: str) -> str:

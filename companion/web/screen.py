@@ -12,8 +12,9 @@ import re
 from flask import Blueprint, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from companion.match import STEPS
 from companion.network import qr_svg
-from companion.tables import STEPS, Table, TableError
+from companion.tables import Table, TableError
 from companion.web.cookies import host_token
 from companion.web.regions import log_lines, page_memory, regions
 from companion.web.render import join_url, screen_context
@@ -111,11 +112,11 @@ def rewind_confirmation(code: str) -> Response | str:
     with table.lock:
         # Only what the table screen shows is named or counted, by the screen's seqs: a
         # choice changed in secret goes back with the rest, unsaid.
-        lines = [item for item in table.log_for(None)
+        lines = [item for item in table.match.log_for(None)
                  if item["kind"] in STEPS and not item["undone"] and item["seq"] >= to]
         if to not in (line["seq"] for line in lines):
             return refusal_response("table.no-such-move", table.row.game, seq=to)
-        last = table.seq_for(None)
+        last = table.match.seq_for(None)
     context.update(log=list(reversed(lines)), to=to, last=last, count=len(lines))
     return render_template("screen/rewind.html", lines=log_lines(table, context), **context)
 
@@ -140,7 +141,7 @@ def correction_page(code: str) -> Response | str:
         return refusal_response("table.not-playing")
     context = screen_context(table, is_host=False)
     with table.lock:
-        context["last"] = table.seq_for(None)
+        context["last"] = table.match.seq_for(None)
     return render_template("screen/correct.html", **context)
 
 

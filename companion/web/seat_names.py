@@ -43,7 +43,7 @@ def seat_name(table: Table, seat: int, public: Mapping[str, Any] | None) -> str:
 def seats_named(table: Table, seats: Sequence[int]) -> str:
     """Several seats in one phrase, each as ``seat_name`` says it: "Ana and Ben"."""
     with table.lock:
-        public = table.view_for(None) if len(table.seats) < table.row.players else None
+        public = table.match.view_for(None) if len(table.seats) < table.row.players else None
         return listed([seat_name(table, seat, public) for seat in seats])
 
 

@@ -37,13 +37,13 @@ def viewer_name(seat: int | None, is_host: bool = False) -> str:
 def report(table: Table, part: str, viewer: str, lang: str) -> None:
     """Log the exception being handled: what could not be drawn, for whom, at which seq.
     Called from an ``except`` block."""
-    key = (table.code, table.seq, part, f"{viewer} {lang}")
+    key = (table.code, table.match.seq, part, f"{viewer} {lang}")
     with _logged_lock:
         if key in _logged:
             return
         _logged.put(key, True)
     logger.exception("could not draw %s of table %s at seq %s for %s (%s)",
-                     part, table.code, table.seq, viewer, lang)
+                     part, table.code, table.match.seq, viewer, lang)
 
 
 def region_notice(region_id: str) -> str:

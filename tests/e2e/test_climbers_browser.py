@@ -183,7 +183,7 @@ def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, liv
     block_moves: list[int] = []  # the taps each block move took
     for _ in range(60):
         with table.lock:
-            state = table.state
+            state = table.match.state
         if G.outcome(state) is not None:
             break
         seat = state["turn"]
@@ -205,7 +205,7 @@ def test_two_phones_and_the_screen_play_to_the_last_chance(browser: Browser, liv
             expect(phone.locator(f"#status[data-seq='{seq + 1}']")).to_have_count(1)
         expect(screen.locator(f"#screen-head[data-seq='{seq + 1}']")).to_have_count(1)
         with table.lock:
-            after = table.state
+            after = table.match.state
         if state["phase"] == "play" and (after["turns"] != state["turns"]
                                          or after["phase"] == "over"):
             turns.append([*this_turn, ("quarter turns", sum(turned))])
@@ -318,7 +318,7 @@ def test_a_tap_where_a_block_is_drawn_hits_that_block_from_every_side(browser, l
         page.locator("[data-turn-tower='90']").click()
     # seen from no side: only the blocks the tower hides whole (the grey foundations, …)
     with table_of(live_server, table).lock:
-        built = Tower(table_of(live_server, table).state["blocks"])
+        built = Tower(table_of(live_server, table).match.state["blocks"])
     assert blocks - seen == {block for block in blocks if hidden(built, block)}
     choose_lit_block(page)
     assert no_horizontal_scroll(page)
@@ -493,7 +493,7 @@ def test_each_way_to_a_top_is_a_target_and_a_greyed_tap_says_why(browser, live_s
     assert tap_seen(page, "#cl-v-me .cl-way[data-square='-2,-1'][data-ladders='long']") == 1
     expect(page.locator(f"#status[data-seq='{seq + 1}']")).to_have_count(1)
     with table_of(live_server, table).lock:
-        state = table_of(live_server, table).state
+        state = table_of(live_server, table).match.state
     assert state["figures"]["1"] == "-2,-1" and state["ladders"]["1"] == ["short"]
     assert no_horizontal_scroll(page)
     # off turn, a tap on the tower says whose turn it is
@@ -524,7 +524,7 @@ def test_the_walk_after_the_block_move_ends_the_turn(browser, live_server):
     assert tap_seen(page, top, turned) - sum(turned) == 1
     expect(page.locator(f"#status[data-seq='{seq + 1}']")).to_have_count(1)
     with table_of(live_server, table).lock:
-        state = table_of(live_server, table).state
+        state = table_of(live_server, table).match.state
     assert state["figures"][str(seat)] == last["to"] and state["turn"] == 1 - seat
     assert state["stones"][str(seat)] == "unused"
     other = seated_page(browser, live_server["base"], table, 1 - seat)

@@ -235,7 +235,7 @@ def test_the_picture_draws_each_step_where_its_words_put_it_from_every_side(
     blocks it goes on top of, its edges flush where the words say so. A mirrored picture,
     or one from another side, draws the new block on the wrong side of these."""
     table, _screen, phones = start_table(browser, live_server, "climbers", NAMES, SEED)
-    blocks = table.view_for(None)["blocks"]
+    blocks = table.match.view_for(None)["blocks"]
     phone = phones[0]
     phone.locator("[data-go=lead]").click()
     step = phone.locator("#cl-build-step")

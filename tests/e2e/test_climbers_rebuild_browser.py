@@ -36,7 +36,7 @@ def mid_game(app, table: ApiTable) -> None:
     rng = random.Random(SEED)
     moved = 0
     while moved < BLOCK_MOVES:
-        state = services(app).tables.get(table.code).state
+        state = services(app).tables.get(table.code).match.state
         seat = state["turn"]
         legal = GAME.legal_moves(state, seat)
         topping = [move for move in legal if move["type"] == "walk" and not state["walked"]

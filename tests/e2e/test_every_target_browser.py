@@ -151,7 +151,7 @@ class Walk:
         """How many legal moves have the values ``pick`` holds."""
         live = services(self.live_server["app"]).tables.get(self.table.code)
         with live.lock:
-            moves = live.pick_moves(self.position.seat, pick)
+            moves = live.match.pick_moves(self.position.seat, pick)
         return len([move for move in moves if has_values(move, pick)])
 
     def question(self) -> dict[str, Any] | None:

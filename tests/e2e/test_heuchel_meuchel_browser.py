@@ -71,7 +71,7 @@ def test_three_phones_and_the_screen_play_a_whole_game(browser: Browser, live_se
     reloaded = refused = False
     for _ in range(200):
         with table.lock:
-            state = table.state
+            state = table.match.state
         if G.outcome(state) is not None:
             break
         seat = seat_with_work(state)
@@ -97,7 +97,7 @@ def test_three_phones_and_the_screen_play_a_whole_game(browser: Browser, live_se
             expect(other.locator(f"#status[data-seq='{seq + 1}']")).to_have_count(1)
         expect(screen.locator(f"#screen-head[data-seq='{seq + 1}']")).to_have_count(1)
         with table.lock:
-            after = table.state
+            after = table.match.state
         public = G.view(after, None)
         # hidden information: each phone shows its own cards and the public ones only
         for other, page in enumerate(phones):

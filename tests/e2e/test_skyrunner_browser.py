@@ -69,7 +69,7 @@ def test_three_phones_and_the_screen_climb_to_the_roof(browser: Browser, live_se
     taps: dict[str, list[int]] = {}  # per kind of move, the taps each took
     for _ in range(400):
         with table.lock:
-            state = table.state
+            state = table.match.state
         if G.outcome(state) is not None:
             break
         seat = seat_to_act(state)
@@ -80,7 +80,7 @@ def test_three_phones_and_the_screen_climb_to_the_roof(browser: Browser, live_se
             expect(phone.locator(f"#status[data-seq='{seq + 1}']")).to_have_count(1)
         expect(screen.locator(f"#screen-head[data-seq='{seq + 1}']")).to_have_count(1)
         with table.lock:
-            after = table.state
+            after = table.match.state
         public = card_ids(G.view(after, None))
         for other, page in enumerate(phones):
             assert shown_cards(page) <= own_cards(G.view(after, other)) | public

@@ -54,7 +54,7 @@ def test_this_move_from_a_phone_shows_the_table_around_it_and_why_it_was_allowed
             expect(phone.locator(f"[data-at={at}] svg.cl-3d[data-view=me] polygon").first) \
                 .to_be_attached()
     # No card beyond those of the table around the move and the move as seat 1 may see it.
-    item = services(app).tables.get(code).log_for(1)[number - 1]
+    item = services(app).tables.get(code).match.log_for(1)[number - 1]
     assert data_cards(phone.content()) <= \
         card_ids(before) | card_ids(after) | move_card_ids(item["move"])
     assert not serious(phone)
@@ -79,8 +79,8 @@ def test_a_skyrunner_choice_is_nowhere_in_another_phones_this_move(browser, live
     live = services(app).tables.get(table.code)
     choice = next(move for move in table.moves(0) if move["type"] == "choose")
     assert table.post_move(0, choice).status_code == 200
-    assert live.state["phase"] == "choose"  # not revealed yet
-    hands = {card for seat in (0, 2) for card in live.state["hands"][str(seat)]}
+    assert live.match.state["phase"] == "choose"  # not revealed yet
+    hands = {card for seat in (0, 2) for card in live.match.state["hands"][str(seat)]}
 
     phone = seated_page(browser, base, table, 1)
     phone.locator("#log li.opens", has_text="has chosen a card").tap()

@@ -1388,11 +1388,11 @@ def rebuild_refused(tables: Tables, table: Table, seat: int, move: Move,
                          rule: str) -> None:
     """``move`` is refused at ``table`` for ``rule`` (a refusal of the table's moment, not
     of the engine), and the table stays as it was."""
-    seq = table.seq
+    seq = table.match.seq
     with pytest.raises(TableError) as err:
-        tables.submit(table, seat, move, table.seq_for(seat), f"m{seq}")
+        tables.submit(table, seat, move, table.match.seq_for(seat), f"m{seq}")
     assert err.value.rule == rule
-    assert table.seq == seq
+    assert table.match.seq == seq
 
 
 def test_no_move_is_taken_while_the_table_rebuilds_its_fallen_tower(tmp_path):
@@ -1404,17 +1404,17 @@ def test_no_move_is_taken_while_the_table_rebuilds_its_fallen_tower(tmp_path):
     for name in ("Ana", "Ben"):
         tables.join(table, name, None)
     tables.start(table, first_seat=0)
-    tables.submit(table, 0, {"type": "built"}, table.seq_for(0), "built")
-    move = G.legal_moves(table.state, 0)[0]
-    tables.submit(table, 0, move, table.seq_for(0), "first")
-    before = table.state
+    tables.submit(table, 0, {"type": "built"}, table.match.seq_for(0), "built")
+    move = G.legal_moves(table.match.state, 0)[0]
+    tables.submit(table, 0, move, table.match.seq_for(0), "first")
+    before = table.match.state
     tables.pause(table, Pause("rebuild", "cl.rebuild.under-way"))
-    rebuild_refused(tables, table, 0, G.legal_moves(table.state, 0)[0],
+    rebuild_refused(tables, table, 0, G.legal_moves(table.match.state, 0)[0],
                          "cl.rebuild.under-way")
     with pytest.raises(TableError) as err:
         tables.undo(table, 0)
     assert err.value.rule == "cl.rebuild.under-way"
     tables.pause(table, None)
-    assert table.state is before
-    tables.submit(table, 0, G.legal_moves(table.state, 0)[0], table.seq_for(0), "next")
-    assert table.seq == 3
+    assert table.match.state is before
+    tables.submit(table, 0, G.legal_moves(table.match.state, 0)[0], table.match.seq_for(0), "next")
+    assert table.match.seq == 3

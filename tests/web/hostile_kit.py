@@ -68,15 +68,15 @@ class Seated:
     def movers(self) -> list[int]:
         table = self.table
         with table.lock:
-            return [seat for seat in range(self.players) if table.moves_for(seat)]
+            return [seat for seat in range(self.players) if table.match.moves_for(seat)]
 
 
 def snapshot(table: Table) -> tuple[Any, ...]:
     """Everything a request could change about a table, comparable with ==."""
     with table.lock:
-        return (table.seq, table.status, json.dumps(table.state, sort_keys=True),
+        return (table.match.seq, table.status, json.dumps(table.match.state, sort_keys=True),
                 sorted(table.seats.items()), len(table.matches),
-                json.dumps(table.outcome(), sort_keys=True))
+                json.dumps(table.match.outcome(), sort_keys=True))
 
 
 def acting_seats(table: Table) -> list[int]:
@@ -84,9 +84,9 @@ def acting_seats(table: Table) -> list[int]:
     with table.lock:
         seats = []
         for seat in range(table.row.players):
-            if not table.moves_for(seat):
+            if not table.match.moves_for(seat):
                 continue
-            view = table.view_for(seat) or {}
+            view = table.match.view_for(seat) or {}
             if view.get("phase") == "choose" and view.get("choice") is not None:
                 continue
             seats.append(seat)
@@ -101,7 +101,7 @@ def random_move(table: Table, rng: random.Random,
     if not seats:
         return None
     seat = rng.choice(seats)
-    moves = table.moves_for(seat)
+    moves = table.match.moves_for(seat)
     forward = [move for move in moves if move.get("type") != "lift"]
     if forward and rng.random() >= take_back:
         moves = forward
@@ -109,7 +109,7 @@ def random_move(table: Table, rng: random.Random,
 
 
 def play_api(seated: Seated, seat: int, move: dict[str, Any]) -> None:
-    response = seated.api.post_move(seat, move, seq=seated.table.seq)
+    response = seated.api.post_move(seat, move, seq=seated.table.match.seq)
     assert response.status_code == 200, response.get_json()
 
 

@@ -50,12 +50,12 @@ def single_mover(seated: Seated) -> tuple[int, int, dict]:
     """A position where one seat (``mover``) may act and another (``idle``) may not."""
     mover = advance_until_single_mover(seated, random.Random(3))
     idle = (mover + 1) % seated.players
-    move = seated.table.moves_for(mover)[0]
+    move = seated.table.match.moves_for(mover)[0]
     return mover, idle, move
 
 
 def phone_form(seated: Seated, move: dict) -> dict[str, str]:
-    return {"move": json.dumps(move), "seq": str(seated.table.seq),
+    return {"move": json.dumps(move), "seq": str(seated.table.match.seq),
             "client_move_id": secrets.token_hex(8)}
 
 
@@ -64,11 +64,11 @@ def phone_form(seated: Seated, move: dict) -> dict[str, str]:
 def test_api_move_with_another_seats_token_is_not_your_turn(seated):
     mover, idle, move = single_mover(seated)
     before = seated.snapshot()
-    response = seated.api.post_move(idle, move, seq=seated.table.seq)
+    response = seated.api.post_move(idle, move, seq=seated.table.match.seq)
     assert_api_refusal(response, 403, "table.not-your-turn")
     assert seated.snapshot() == before
     # the same request with the mover's own token goes through: the refusal was the token's
-    assert seated.api.post_move(mover, move, seq=seated.table.seq).status_code == 200
+    assert seated.api.post_move(mover, move, seq=seated.table.match.seq).status_code == 200
     assert seated.snapshot() != before
 
 
@@ -86,7 +86,7 @@ def test_api_calls_with_foreign_forged_or_missing_tokens(seated, other):
     ]
     client = seated.api.client
     before = seated.snapshot()
-    body = {"move": move, "seq": seated.table.seq, "client_move_id": "forged"}
+    body = {"move": move, "seq": seated.table.match.seq, "client_move_id": "forged"}
     for token in foreign:
         assert_api_refusal(client.post(f"/api/tables/{code}/moves", json=body,
                                        headers=bearer(token)), 403, "table.bad-token")
@@ -113,7 +113,7 @@ def test_api_calls_with_foreign_forged_or_missing_tokens(seated, other):
 
 def test_api_host_actions_from_a_seat(seated):
     mover, _idle, move = single_mover(seated)
-    seated.api.post_move(mover, move, seq=seated.table.seq)
+    seated.api.post_move(mover, move, seq=seated.table.match.seq)
     client, code = seated.api.client, seated.code
     before = seated.snapshot()
     for seat in range(seated.players):
@@ -135,7 +135,7 @@ def test_api_move_out_of_turn_and_from_another_origin(seated):
     mover, idle, move = single_mover(seated)
     client, code = seated.api.client, seated.code
     before = seated.snapshot()
-    own = {"move": move, "seq": seated.table.seq, "client_move_id": "origin"}
+    own = {"move": move, "seq": seated.table.match.seq, "client_move_id": "origin"}
     for origin in BAD_ORIGINS:
         response = client.post(f"/api/tables/{code}/moves", json=own,
                                headers={**bearer(seated.tokens[mover]), "Origin": origin})
@@ -146,7 +146,7 @@ def test_api_move_out_of_turn_and_from_another_origin(seated):
     assert seated.snapshot() == before
     # the idle seat's own (unlikely) move and the mover's: not its turn
     for candidate in (move, {"type": move["type"]}):
-        response = seated.api.post_move(idle, candidate, seq=seated.table.seq)
+        response = seated.api.post_move(idle, candidate, seq=seated.table.match.seq)
         assert_api_refusal(response, 403, "table.not-your-turn")
     assert seated.snapshot() == before
     # same site: accepted, so the refusals above were the Origin's
@@ -221,7 +221,7 @@ def test_phone_move_out_of_turn_and_from_another_origin(seated):
 
 def test_host_actions_from_a_seat_are_refused(seated, other):
     mover, _, move = single_mover(seated)
-    seated.api.post_move(mover, move, seq=seated.table.seq)
+    seated.api.post_move(mover, move, seq=seated.table.match.seq)
     code = seated.code
     browsers = [*seated.phones,
                 seated.phone(seated.tokens[mover], f"host_{code}"),   # a seat token as host
@@ -240,7 +240,7 @@ def test_host_actions_from_a_seat_are_refused(seated, other):
         assert f"/t/{code}/rewind" not in page
     assert seated.snapshot() == before
     # the host's own browser may, naming the move it takes back
-    response = seated.host.post(f"/t/{code}/host-undo", data={"undo": str(seated.table.seq)})
+    response = seated.host.post(f"/t/{code}/host-undo", data={"undo": str(seated.table.match.seq)})
     assert response.status_code == 303 and seated.snapshot() != before
 
 
@@ -318,7 +318,7 @@ def test_websocket_with_foreign_or_forged_cookie_gets_only_the_table_view(live, 
         text = first_full(ws)
         assert 'id="private"' not in text, cookie
         assert "/host-undo" not in text and "/free" not in text, cookie
-        assert data_cards(text) <= card_ids(seated.table.view_for(None)), cookie
+        assert data_cards(text) <= card_ids(seated.table.match.view_for(None)), cookie
         ws.close()
 
 
@@ -328,7 +328,7 @@ def html_pages(app, seated: Seated) -> dict[str, object]:
     """Every kind of HTML page and fragment the app sends, for this game's table."""
     code, phone = seated.code, seated.phones[0]
     mover = seated.movers()[0]
-    move = seated.table.moves_for(mover)[0]
+    move = seated.table.match.moves_for(mover)[0]
     first_key = next(iter(move))
     lobby = Seated(app, seated.game_id, start=False)
     return {

@@ -362,10 +362,10 @@ def test_a_phone_s_picks_keep_nothing_each_at_the_table(app, client):
     page = phone(app.test_client(), table, 0)
     pick(page, table, {})
     live = services(app).tables.get(table.code)
-    kept = len(live._kept[-1][1])
+    kept = len(live.match._kept[-1][1])
     for x in range(40):
         pick(page, table, {"type": "block", "block": "C1", "x": x})
-    assert len(live._kept[-1][1]) == kept
+    assert len(live.match._kept[-1][1]) == kept
 
 
 def test_build_steps_are_fetched_one_at_a_time(client):

@@ -99,7 +99,7 @@ def test_a_correction_is_in_every_log_replayed_after_a_restart_and_undone(app, c
     restarted = make_app({"DATABASE": app.config["DATABASE"], "RATE_BURST": 1e9})
     again = restarted.test_client()
     replayed = services(restarted).tables.get(table.code)
-    assert replayed is not None and where(replayed.view_for(None)) == after
+    assert replayed is not None and where(replayed.match.view_for(None)) == after
     assert english in log_text(host_page(again, table))
 
     last = again.get(f"/api/tables/{table.code}/log").get_json()["entries"][-1]

@@ -37,7 +37,7 @@ def test_an_api_body_nested_too_deep_is_a_400(app, client):
     assert_too_deep(response, api=True)
     seated = Seated(app, "seventh-heaven")
     mover = seated.movers()[0]
-    assert seated.api.post_move(mover, seated.table.moves_for(mover)[0]).status_code == 200
+    assert seated.api.post_move(mover, seated.table.match.moves_for(mover)[0]).status_code == 200
     before = seated.snapshot()
     body = ('{"move": ' + DEEP + ', "seq": 1, "client_move_id": "x", "name": "Z", '
             '"undo": 1, "to": 1, "last": 1}')

@@ -68,7 +68,7 @@ def test_every_dimmed_thing_on_a_phone_says_which_rule_stops_it(app, game):
             tower = TOWER_BLOCK.findall(page)
             if game == "climbers":  # its map asks once "walk", "move a block" or a block
                 with seated.table.lock:  # is tapped
-                    moves = seated.table.moves_for(seat)
+                    moves = seated.table.match.moves_for(seat)
                 picks = [{"type": kind} for kind in sorted({move["type"] for move in moves})]
                 blocks = [move for move in moves if "top" in move]
                 if blocks:
@@ -93,6 +93,6 @@ def test_every_dimmed_thing_on_a_phone_says_which_rule_stops_it(app, game):
         move = random_move(seated.table, rng)
         if move is None:
             break
-        assert seated.api.post_move(*move, seq=seated.table.seq).status_code == 200
+        assert seated.api.post_move(*move, seq=seated.table.match.seq).status_code == 200
     assert sum(asked.values()) >= 10, asked
     assert len(asked) >= 2, asked

@@ -174,7 +174,7 @@ def test_a_socket_dropped_mid_move_the_move_applies_once_and_a_reconnect_is_fres
     render = hub.render
 
     def drop_then_render(tbl, conn):  # the wifi goes while the move is being stored
-        if conn.seat == 0 and tbl.seq == 1:
+        if conn.seat == 0 and tbl.match.seq == 1:
             ws.sock.shutdown(2)
         return render(tbl, conn)
 

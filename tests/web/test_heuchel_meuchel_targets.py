@@ -29,11 +29,11 @@ def choosing_a_tall_stack(seated: Seated) -> tuple[int, int, int]:
     table = seated.table
     for _ in range(100):
         with table.lock:
-            state = table.state
-            movers = [seat for seat in range(seated.players) if table.moves_for(seat)
-                      and not all(m["type"] == "lift" for m in table.moves_for(seat))]
+            state = table.match.state
+            movers = [seat for seat in range(seated.players) if table.match.moves_for(seat)
+                      and not all(m["type"] == "lift" for m in table.match.moves_for(seat))]
             seat = movers[0]
-            moves = table.moves_for(seat)
+            moves = table.match.moves_for(seat)
         if state["phase"] == "move":
             counts: dict[int, set[int]] = {}
             landings: dict[int, set[int]] = {}
@@ -45,7 +45,7 @@ def choosing_a_tall_stack(seated: Seated) -> tuple[int, int, int]:
             if tall and len(counts) > 1:
                 return seat, tall[0], next(row for row in counts if row != tall[0])
         with table.lock:
-            move = choose(table.view_for(seat), moves)
+            move = choose(table.match.view_for(seat), moves)
         play_api(seated, seat, move)
     raise AssertionError("no such position")
 

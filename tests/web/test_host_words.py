@@ -21,7 +21,7 @@ def log_text(client, code: str, screen: bool = False) -> str:
 
 def test_freeing_a_seat_and_letting_a_newcomer_in_are_told_in_the_log(app):
     seated = Seated(app, "seventh-heaven")
-    seq = seated.table.seq
+    seq = seated.table.match.seq
     assert seated.host.post(f"/t/{seated.code}/free", data={"seat": "1"}).status_code == 303
     for client, screen in ((seated.host, True), (seated.stranger, True),
                            (seated.phones[0], False)):
@@ -35,7 +35,7 @@ def test_freeing_a_seat_and_letting_a_newcomer_in_are_told_in_the_log(app):
     assert said.index("The host let Zoé") < said.index("The host freed Ben")  # newest first
     newcomer.get(f"/t/{seated.code}/wait", headers={"HX-Request": "true"})  # seated now
     assert "The host let Zoé into Ben’s seat." in log_text(newcomer, seated.code)
-    assert seated.table.seq == seq + 2  # two lines of the log, no move
+    assert seated.table.match.seq == seq + 2  # two lines of the log, no move
 
     # In French too, and the same table after a restart (the lines replay as nothing).
     seated.phones[0].set_cookie("lang", "fr")
@@ -45,8 +45,9 @@ def test_freeing_a_seat_and_letting_a_newcomer_in_are_told_in_the_log(app):
     live = seated.table
     again = services(make_app({"DATABASE": app.config["DATABASE"], "RATE_BURST": 1e9})) \
         .tables.get(seated.code)
-    assert json.dumps(again.state, sort_keys=True) == json.dumps(live.state, sort_keys=True)
-    assert [entry.kind for entry in again.log] == [entry.kind for entry in live.log]
+    assert json.dumps(again.match.state, sort_keys=True) == json.dumps(live.match.state,
+                                                                        sort_keys=True)
+    assert [entry.kind for entry in again.match.log] == [entry.kind for entry in live.match.log]
 
 
 def test_the_moves_go_on_after_a_seat_changes_hands(app):
@@ -57,10 +58,10 @@ def test_the_moves_go_on_after_a_seat_changes_hands(app):
     assert seated.host.post(f"/t/{seated.code}/free", data={"seat": "2"}).status_code == 303
     assert api.post_move(1, api.moves(1)[0]).status_code == 200
     assert seated.host.post(f"/t/{seated.code}/host-undo",
-                            data={"undo": str(seated.table.steps[-1].entry.seq)}) \
+                            data={"undo": str(seated.table.match.steps[-1].entry.seq)}) \
         .status_code == 303
     assert "The host took back: Ben played" in log_text(seated.host, seated.code, True)
-    assert len(seated.table.steps) == 1
+    assert len(seated.table.match.steps) == 1
 
 
 def test_a_freed_phone_is_told_and_its_join_page_says_so(app):

@@ -69,7 +69,7 @@ class World:
         for _ in range(4):
             found = random_move(seated.table, rng)
             if found:
-                seated.api.post_move(*found, seq=seated.table.seq)
+                seated.api.post_move(*found, seq=seated.table.match.seq)
         return seated
 
     def snapshots(self) -> dict[str, tuple]:
@@ -106,7 +106,7 @@ def build_path(rule: Rule, values: dict[str, str]) -> str:
 def legal_moves(seated: Seated) -> list[dict]:
     table = seated.table
     with table.lock:
-        return [move for seat in range(seated.players) for move in table.moves_for(seat)]
+        return [move for seat in range(seated.players) for move in table.match.moves_for(seat)]
 
 
 def field_value(data, seated: Seated, legal: list[dict]):
@@ -115,7 +115,7 @@ def field_value(data, seated: Seated, legal: list[dict]):
     mutated = st.builds(lambda m, k, v: {**m, k: v}, move, st.sampled_from(KEYS), SCALARS)
     as_json = (JSON | move | mutated).map(lambda v: json.dumps(v, allow_nan=True))
     return data.draw(NASTY_TEXT | st.text(max_size=30) | st.integers(-5, 10**20).map(str)
-                     | st.just(str(seated.table.seq)) | as_json)
+                     | st.just(str(seated.table.match.seq)) | as_json)
 
 
 def credentials(data, seated: Seated, world: World) -> dict[str, str]:
@@ -178,7 +178,7 @@ def test_any_request_on_any_route(world, rule, data):
     elif body == "json":
         move_id = data.draw(st.just("fz") | LONE_SURROGATES, label="client_move_id")
         kwargs["data"] = json.dumps(data.draw(JSON | st.sampled_from(legal or [{}]).map(
-            lambda m: {"move": m, "seq": seated.table.seq, "client_move_id": move_id})),
+            lambda m: {"move": m, "seq": seated.table.match.seq, "client_move_id": move_id})),
             allow_nan=True)
         kwargs["content_type"] = data.draw(st.sampled_from(
             ["application/json", "text/plain", "application/json; charset=latin-1"]))

@@ -46,8 +46,8 @@ class Seen:
         table, code = seated.table, seated.code
         self.seat = seat
         with table.lock:
-            self.view = table.view_for(seat)
-            moves = table.moves_for(seat)
+            self.view = table.match.view_for(seat)
+            moves = table.match.moves_for(seat)
         self.pages: dict[str, str] = {}
         if seat is None:
             self.pages["screen"] = seated.stranger.get(f"/t/{code}/screen").get_data(True)
@@ -96,10 +96,10 @@ def visible_when_made(seated: Seated, number: int, viewer: int | None) -> set[in
     """The cards ``viewer`` could see just before or just after the log entry it numbers
     ``number``."""
     table = seated.table
-    seq = table.entry_seq(number, viewer)
+    seq = table.match.entry_seq(number, viewer)
     assert seq is not None
-    entry = table.log[seq - 1]
-    before = table.befores[seq]
+    entry = table.match.log[seq - 1]
+    before = table.match.befores[seq]
     after = table.game.apply(before, entry.seat, json.loads(json.dumps(entry.move)))
     return card_ids(table.game.view(before, viewer)) | card_ids(table.game.view(after, viewer))
 
@@ -118,7 +118,7 @@ def check_viewer(seated: Seated, seen: Seen) -> None:
 
 def check_skyrunner_choices(seated: Seated, seen: dict[int | None, Seen]) -> int:
     """Returns how many secret choices it checked."""
-    state = seated.table.state
+    state = seated.table.match.state
     if state["phase"] != "choose":
         return 0
     checked = 0
@@ -157,7 +157,7 @@ def hidden_stack_cards(state: dict[str, Any], viewer: int | None) -> set[int]:
 
 def check_heuchel_meuchel_stacks(seated: Seated, seen: dict[int | None, Seen]) -> int:
     """Returns how many hidden cards it checked."""
-    state = seated.table.state
+    state = seated.table.match.state
     checked = 0
     for viewer, what in seen.items():
         hidden = hidden_stack_cards(state, viewer)
@@ -171,21 +171,21 @@ def play_one(seated: Seated, rng: random.Random, step: int) -> bool:
     if found is None:
         return False
     seat, move = found
-    seq = seated.table.seq
+    seq = seated.table.match.seq
     if step % 2:
         response = seated.phones[seat].post(
             f"/t/{seated.code}/move", headers={"HX-Request": "true"},
             data={"move": json.dumps(move), "seq": str(seq),
                   "client_move_id": secrets.token_hex(8)})
         assert response.status_code == 200, response.get_data(True)
-        own = card_ids(seated.table.view_for(seat))
+        own = card_ids(seated.table.match.view_for(seat))
         assert data_cards(response.get_data(True)) <= own
     else:
         response = seated.api.post_move(seat, move, seq=seq)
         assert response.status_code == 200, response.get_json()
         assert response.get_json()["view"] == json.loads(json.dumps(
-            seated.table.view_for(seat)))
-    assert seated.table.seq == seq + 1
+            seated.table.match.view_for(seat)))
+    assert seated.table.match.seq == seq + 1
     return True
 
 
@@ -206,7 +206,7 @@ def test_random_playouts_leak_nothing(app, game):
             secrets_checked += check_skyrunner_choices(seated, seen)
         if game == "heuchel-meuchel":
             secrets_checked += check_heuchel_meuchel_stacks(seated, seen)
-        phases.add(seated.table.state["phase"])
+        phases.add(seated.table.match.state["phase"])
         checked += 1
     assert checked >= 20, "the playout ended too early to say much"
     if game in ("skyrunner", "heuchel-meuchel"):  # the secrets beyond a hand
@@ -241,13 +241,13 @@ def alike_until_seat_0_chooses(app) -> list[Seated]:
     tables = [Seated(app, "skyrunner", seed=77) for _ in range(2)]
     rng = random.Random(77)
     for _ in range(40):
-        state = tables[0].table.state
+        state = tables[0].table.match.state
         if state["phase"] == "choose" and state["choices"]["0"] is None:
             return tables
         found = random_move(tables[0].table, rng)
         assert found is not None
         for seated in tables:
-            assert seated.api.post_move(*found, seq=seated.table.seq).status_code == 200
+            assert seated.api.post_move(*found, seq=seated.table.match.seq).status_code == 200
     raise AssertionError("seat 0 never came to choose")
 
 
@@ -263,14 +263,14 @@ def test_a_skyrunner_choice_is_invisible_to_everyone_else_until_the_reveal(app):
     """Two tables dealt alike; seat 0 chooses a different card at each. Until the reveal,
     seats 1 and 2 and the table screen are sent exactly the same bytes at both."""
     tables = alike_until_seat_0_chooses(app)
-    choices = [m for m in tables[0].table.moves_for(0) if m["type"] == "choose"]
+    choices = [m for m in tables[0].table.match.moves_for(0) if m["type"] == "choose"]
     assert len(choices) >= 2
     for seated, move in zip(tables, (choices[0], choices[-1]), strict=True):
         assert seated.phones[0].post(
             f"/t/{seated.code}/move",
-            data={"move": json.dumps(move), "seq": str(seated.table.seq),
+            data={"move": json.dumps(move), "seq": str(seated.table.match.seq),
                   "client_move_id": "c1"}).status_code == 200
-    assert tables[0].table.state["phase"] == "choose"  # not revealed yet
+    assert tables[0].table.match.state["phase"] == "choose"  # not revealed yet
     for viewer in (1, 2, None):
         first, second = (everything_sent(seated, viewer) for seated in tables)
         for name in first:
@@ -286,7 +286,7 @@ def test_a_changed_skyrunner_choice_leaves_no_trace(app):
     exactly the same at both (pages, pushes, views, logs, the change counter), and the
     change itself pushes nothing to them; seat 1 then plays on with what it was shown."""
     tables = alike_until_seat_0_chooses(app)
-    choices = [m for m in tables[0].table.moves_for(0) if m["type"] == "choose"]
+    choices = [m for m in tables[0].table.match.moves_for(0) if m["type"] == "choose"]
     kept, dropped = choices[0], choices[-1]
     once, changed = tables
     choose(once, kept, "c1")
@@ -296,7 +296,7 @@ def test_a_changed_skyrunner_choice_leaves_no_trace(app):
         for conn in watchers.values():
             catch_up(conn.sent, render_for(changed.table, conn))
     choose(changed, kept, "c2")  # seat 0 changes its mind
-    assert changed.table.state["choices"]["0"] == kept["card"]
+    assert changed.table.match.state["choices"]["0"] == kept["card"]
     with app.app_context():
         for viewer, conn in watchers.items():
             assert catch_up(conn.sent, render_for(changed.table, conn)) == "", viewer  # no push
@@ -308,8 +308,8 @@ def test_a_changed_skyrunner_choice_leaves_no_trace(app):
            if e["kind"] == "move" and e["seat"] == 0]
     assert len(log) == 1  # "has chosen", once
     seq = changed.api.view(1)["seq"]
-    assert seq == once.api.view(1)["seq"] < changed.table.seq
-    move = next(m for m in changed.table.moves_for(1) if m["type"] == "choose")
+    assert seq == once.api.view(1)["seq"] < changed.table.match.seq
+    move = next(m for m in changed.table.match.moves_for(1) if m["type"] == "choose")
     assert changed.api.post_move(1, move, seq=seq).status_code == 200  # not stale
 
 
@@ -317,7 +317,7 @@ def changed_in_secret(app) -> tuple[Seated, Seated]:
     """Two SkyRunner tables dealt alike: at the first, seat 0 chose a card; at the second,
     it chose another, then changed its choice to the first, before the others chose."""
     once, changed = alike_until_seat_0_chooses(app)
-    choices = [m for m in once.table.moves_for(0) if m["type"] == "choose"]
+    choices = [m for m in once.table.match.moves_for(0) if m["type"] == "choose"]
     choose(once, choices[0], "c1")
     choose(changed, choices[-1], "c1")
     choose(changed, choices[0], "c2")
@@ -349,7 +349,7 @@ def test_a_changed_skyrunner_choice_shows_in_no_seq_anyone_else_is_given(app):
             first, second = (everything_sent(seated, viewer) for seated in tables)
             for name in first:
                 assert first[name] == second[name], (step, viewer, name)
-    assert movers == {0, 1, 2} and once.table.state["round"] > 1
+    assert movers == {0, 1, 2} and once.table.match.state["round"] > 1
     undone = [seated.api.host_undo() for seated in tables]
     assert [answer.status_code for answer in undone] == [200, 200]
     assert undone[0].get_json() == undone[1].get_json()
@@ -360,8 +360,8 @@ def test_a_changed_skyrunner_choice_shows_in_no_seq_anyone_else_is_given(app):
     for seated in tables:
         again = services(restarted).tables.get(seated.code)
         for viewer in (0, 1, 2, None):
-            assert again.seq_for(viewer) == seated.table.seq_for(viewer)
-            assert again.log_for(viewer) == seated.table.log_for(viewer)
+            assert again.match.seq_for(viewer) == seated.table.match.seq_for(viewer)
+            assert again.match.log_for(viewer) == seated.table.match.log_for(viewer)
 
 
 def test_the_hosts_api_undo_names_the_move_and_tells_nothing_hidden(app):
@@ -384,9 +384,9 @@ def test_the_hosts_api_undo_names_the_move_and_tells_nothing_hidden(app):
     assert [answer.status_code for answer in undone] == [200, 200]
     assert undone[0].get_json() == undone[1].get_json()
     # the choice and its change went back
-    assert json.dumps(changed.table.state, sort_keys=True) == json.dumps(once.table.state,
-                                                                          sort_keys=True)
-    assert changed.table.state["choices"]["0"] is None
+    assert json.dumps(changed.table.match.state, sort_keys=True) == \
+        json.dumps(once.table.match.state, sort_keys=True)
+    assert changed.table.match.state["choices"]["0"] is None
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
@@ -402,9 +402,9 @@ def test_the_views_and_moves_kept_for_the_state_are_each_viewers_own(app, game):
     rng = random.Random(17)
     for number in range(12):
         for viewer in (None, *range(players)):
-            assert live.view_for(viewer) == live.game.view(live.state, viewer)
-            assert live.moves_for(viewer) == (
-                [] if viewer is None else live.game.legal_moves(live.state, viewer))
+            assert live.match.view_for(viewer) == live.game.view(live.match.state, viewer)
+            assert live.match.moves_for(viewer) == (
+                [] if viewer is None else live.game.legal_moves(live.match.state, viewer))
         if number % 5 == 4:
             assert table.host_undo().status_code == 200
             continue

@@ -64,7 +64,7 @@ def restarted(seated: Seated) -> Seated:
 def test_a_players_lines_keep_their_name_when_their_seat_changes_hands(app):
     seated = Seated(app, "seventh-heaven")
     rng = random.Random(3)
-    while not any(entry.seat == 2 for entry in seated.table.log):
+    while not any(entry.seat == 2 for entry in seated.table.match.log):
         seat, moves = seated.api.seat_to_move()
         assert seated.api.post_move(seat, rng.choice(moves)).status_code == 200
     viewers = {"host": (seated.host, True), "screen": (seated.stranger, True),
@@ -75,13 +75,13 @@ def test_a_players_lines_keep_their_name_when_their_seat_changes_hands(app):
     assert seated.host.post(f"/t/{seated.code}/free", data={"seat": "2"}).status_code == 303
     assert read(viewers, seated.code).items() >= first.items()
     dana = admit(seated, "Dana", 2)
-    while seated.table.log[-1].seat != 2:  # Dana moves too
+    while seated.table.match.log[-1].seat != 2:  # Dana moves too
         seat = seated.movers()[0]
         client = dana if seat == 2 else seated.phones[seat]
         assert client.post(f"/t/{seated.code}/move", data={
-            "move": json.dumps(rng.choice(seated.table.moves_for(seat))),
-            "seq": seated.table.seq_for(seat),
-            "client_move_id": f"m{len(seated.table.log)}"}).status_code == 200
+            "move": json.dumps(rng.choice(seated.table.match.moves_for(seat))),
+            "seq": seated.table.match.seq_for(seat),
+            "client_move_id": f"m{len(seated.table.match.log)}"}).status_code == 200
     restarted(seated)
     now = read(viewers, seated.code)
     assert now.items() >= first.items()
@@ -146,7 +146,7 @@ def test_a_game_ended_with_a_seat_free_names_who_played_it(app):
     assert seated.host.post(f"/t/{seated.code}/free", data={"seat": "0"}).status_code == 303
     assert seated.api.post_move(1, moves[0]).status_code == 200
     assert seated.table.status == "over"
-    assert seated.table.outcome()["names"] == {"0": "Ana", "1": "Ben"}
+    assert seated.table.match.outcome()["names"] == {"0": "Ana", "1": "Ben"}
     screen = page(seated.stranger, seated.code, screen=True)
     ranking = screen.split('class="ranking"')[1].split("</ol>")[0]
     assert "Ana" in ranking and "Ben" in ranking

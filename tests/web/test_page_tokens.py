@@ -38,7 +38,7 @@ def test_another_phones_page_token_sent_with_a_move_leaves_the_first_phone_alone
     mover, move = random_move(seated.table, random.Random(1))
     assert mover == 1
     with seated.table.lock:
-        seq = seated.table.seq_for(mover)
+        seq = seated.table.match.seq_for(mover)
     response = seated.phones[mover].post(
         f"/t/{seated.code}/move", data={"move": json.dumps(move), "seq": str(seq),
                                         "client_move_id": "m1", "page": token})

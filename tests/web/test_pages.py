@@ -93,7 +93,7 @@ def test_the_phone_offers_only_legal_moves_and_plays_one(app, client):
     playable = re.findall(r'data-card="(\d+)"', page.split('class="hand"')[1])
     assert len(playable) == 12
     table = services(app).tables.get(code)
-    legal = table.moves_for(0)
+    legal = table.match.moves_for(0)
     card = legal[0]["card"]
     # tap the card, then every next question, until the confirm form appears
     chosen = {"card": card}
@@ -111,22 +111,22 @@ def test_the_phone_offers_only_legal_moves_and_plays_one(app, client):
     form["move"] = form["move"].replace("&#34;", '"').replace("&quot;", '"')
     response = phones[0].post(f"/t/{code}/move", data=form, headers={"HX-Request": "true"})
     assert response.status_code == 200
-    assert table.seq == 1
+    assert table.match.seq == 1
     # the same form sent again (a double tap) changes nothing
     phones[0].post(f"/t/{code}/move", data=form, headers={"HX-Request": "true"})
-    assert table.seq == 1
+    assert table.match.seq == 1
 
 
 def test_a_dimmed_card_explains_its_rule(app, client):
     code, phones = start_four(app, client)
     table = services(app).tables.get(code)
     # seat 1 is not to play: any card explains that it is not their turn
-    card = table.view_for(1)["hand"][0]["id"]
+    card = table.match.view_for(1)["hand"][0]["id"]
     response = phones[1].get(f"/t/{code}/explain",
                              query_string={"pick": json.dumps({"card": card})},
                              headers={"HX-Request": "true"})
     assert "It is not your turn" in response.get_data(as_text=True)
-    assert table.seq == 0
+    assert table.match.seq == 0
 
 
 def test_the_phone_never_shows_another_hand(app, client):
@@ -134,7 +134,7 @@ def test_the_phone_never_shows_another_hand(app, client):
     table = services(app).tables.get(code)
     for seat, phone in enumerate(phones):
         page = phone.get(f"/t/{code}/play").get_data(as_text=True)
-        mine = {c["id"] for c in table.view_for(seat)["hand"]}
+        mine = {c["id"] for c in table.match.view_for(seat)["hand"]}
         shown = {int(x) for x in re.findall(r'data-card="(\d+)"', page)}
         assert shown == mine
 
@@ -257,7 +257,7 @@ def reach_phase(app, game: str, phase: str) -> tuple[ApiTable, int] | None:
                 break
             seat, moves = acting[0]
             with live.lock:
-                if live.state["phase"] == phase:
+                if live.match.state["phase"] == phase:
                     return table, seat
             if game == "heuchel-meuchel":  # a player who seeks favours
                 move = choose_hm(table.view(seat)["view"], moves)

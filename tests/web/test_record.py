@@ -83,10 +83,10 @@ def stored_around(app, code: str, number: int, viewer: int | None) -> tuple[Any,
     server stored just before and just after it (a move taken back: applied again)."""
     table = services(app).tables.get(code)
     with table.lock:
-        seq = table.entry_seq(number, viewer)
-        entry = next(entry for entry in table.log if entry.seq == seq)
-        before = table.befores[seq]
-        after = next((step.after for step in table.steps if step.entry.seq == seq), None) \
+        seq = table.match.entry_seq(number, viewer)
+        entry = next(entry for entry in table.match.log if entry.seq == seq)
+        before = table.match.befores[seq]
+        after = next((step.after for step in table.match.steps if step.entry.seq == seq), None) \
             or table.game.apply(before, entry.mover, entry.move)
         return entry, table.game.view(before, None), table.game.view(after, None)
 
@@ -128,7 +128,7 @@ def test_this_move_shows_the_stored_table_around_it_and_the_rules_it_was_held_to
             assert pictured(game, section(page, "after")) == stored(game, after)
         # Why it was allowed: each rule by its title, with the rulebook's sentence, in order.
         shown = engine.redact_move(services(client.application).tables.get(
-            table.code).befores[entry.seq], entry.mover, entry.move, 1)
+            table.code).match.befores[entry.seq], entry.mover, entry.move, 1)
         expected: dict[tuple[str, str], str] = {}
         with client.application.app_context():
             for rule in engine.checked(before, entry.mover, shown):
@@ -162,14 +162,14 @@ def test_each_line_opens_its_move_by_its_readers_own_numbers(app):
                 said = [line_said(text, number)
                         for text in (page.get_data(True), reader.get(url).get_data(True))]
                 assert said[0] and said[0] == said[1], (viewer, number, said)
-    last_of_seat_0 = changed.table.seq_for(0)
-    assert last_of_seat_0 == changed.table.seq_for(1) + 1
+    last_of_seat_0 = changed.table.match.seq_for(0)
+    assert last_of_seat_0 == changed.table.match.seq_for(1) + 1
     assert changed.phones[0].get(f"/t/{changed.code}/play/moves/{last_of_seat_0}").status_code \
         == 200
     assert changed.phones[1].get(f"/t/{changed.code}/play/moves/{last_of_seat_0}").status_code \
         == 404
     for viewer, path in ((1, "play/"), (2, "play/"), (None, "")):
-        for number in range(1, changed.table.seq_for(viewer) + 1):
+        for number in range(1, changed.table.match.seq_for(viewer) + 1):
             pages = [normalised((seated_at.phones[viewer] if viewer is not None else
                                  seated_at.stranger).get(
                 f"/t/{seated_at.code}/{path}moves/{number}").get_data(True), seated_at.code)
@@ -177,13 +177,14 @@ def test_each_line_opens_its_move_by_its_readers_own_numbers(app):
             assert pages[0] == pages[1], (viewer, number)
     # Seat 0 reads its own choice on its page of it; seat 1, that a card was chosen.
     own = changed.phones[0].get(f"/t/{changed.code}/play/moves/{last_of_seat_0}").get_data(True)
-    chosen = changed.table.state["choices"]["0"]
-    number_at_1 = changed.table.number_of(changed.table.entry_seq(last_of_seat_0 - 1, 0), 1)
+    chosen = changed.table.match.state["choices"]["0"]
+    number_at_1 = changed.table.match.number_of(
+        changed.table.match.entry_seq(last_of_seat_0 - 1, 0), 1)
     theirs = changed.phones[1].get(f"/t/{changed.code}/play/moves/{number_at_1}").get_data(True)
     assert " chose " in shown_text(own) and "has chosen a card" in shown_text(theirs)
     assert f'data-card="{chosen}"' not in "".join(
         changed.phones[1].get(f"/t/{changed.code}/play/moves/{n}").get_data(True)
-        for n in range(1, changed.table.seq_for(1) + 1))
+        for n in range(1, changed.table.match.seq_for(1) + 1))
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -197,12 +198,12 @@ def test_this_move_draws_no_card_its_reader_could_not_see_then(app, game):
         found = random_move(seated_at.table, rng)
         if found is None:
             break
-        assert seated_at.api.post_move(*found, seq=seated_at.table.seq).status_code == 200
+        assert seated_at.api.post_move(*found, seq=seated_at.table.match.seq).status_code == 200
     table = seated_at.table
     read = 0
     for viewer in (*range(seated_at.players), None):
         reader = seated_at.stranger if viewer is None else seated_at.phones[viewer]
-        for item in table.log_for(viewer):
+        for item in table.match.log_for(viewer):
             if item["kind"] != "move":
                 continue
             page = reader.get(f"/t/{seated_at.code}/{'' if viewer is None else 'play/'}"
@@ -273,7 +274,7 @@ def test_the_hosts_whole_log_rewinds_to_the_first_move_of_a_long_game(client):
     assert done.status_code == 303 and effective(client, table) == []
     assert table.view()["view"] == json.loads(json.dumps(
         services(client.application).tables.get(table.code).game.view(
-            services(client.application).tables.get(table.code).initial, None)))
+            services(client.application).tables.get(table.code).match.initial, None)))
 
 
 @pytest.mark.server_errors  # High Card's ``glitch``: its board and lines raise, on purpose

@@ -92,7 +92,7 @@ def test_what_the_movers_answer_draws_the_pushes_to_the_others_reuse(app):
     client.set_cookie(f"seat_{table.code}", table.tokens[seat])
     answer = client.post(f"/t/{table.code}/move", data={
         "move": json.dumps(moves[0]), "seq": 0, "client_move_id": "tap-1"})
-    assert answer.status_code == 200 and live.seq == 1
+    assert answer.status_code == 200 and live.match.seq == 1
     drawn = Counter(memo.drawings)
     for conn in others:
         with app.app_context():
@@ -296,6 +296,6 @@ def test_a_page_shows_the_last_lines_of_the_log_each_viewer_may_see(app, game):
     undone = table.host_undo()
     assert undone.status_code == 200, undone.get_json()
     for viewer in (None, *range(players)):
-        whole = live.log_for(viewer)
+        whole = live.match.log_for(viewer)
         for count in (1, 5, 12, len(whole) + 3):
-            assert live.log_tail(viewer, count) == list(reversed(whole))[:count]
+            assert live.match.log_tail(viewer, count) == list(reversed(whole))[:count]

@@ -168,8 +168,10 @@ def test_a_rewind_in_the_middle_of_a_round_and_a_restart_replay_to_the_same_tabl
     live = services(app).tables.get(table.code)
     restarted = make_app({"DATABASE": app.config["DATABASE"], "RATE_BURST": 1e9})
     again = services(restarted).tables.get(table.code)
-    assert json.dumps(again.state, sort_keys=True) == json.dumps(live.state, sort_keys=True)
-    assert [step.entry.seq for step in again.steps] == [step.entry.seq for step in live.steps]
+    assert json.dumps(again.match.state, sort_keys=True) == json.dumps(live.match.state,
+                                                                        sort_keys=True)
+    assert [step.entry.seq for step in again.match.steps] == \
+        [step.entry.seq for step in live.match.steps]
 
 
 def test_a_rewind_neither_names_nor_counts_a_choice_changed_in_secret(client):
@@ -183,4 +185,4 @@ def test_a_rewind_neither_names_nor_counts_a_choice_changed_in_secret(client):
     assert "Take back 1 move for everyone?" in confirm and 'id="log-2"' not in confirm
     assert client.post(f"/t/{table.code}/rewind", data={
         "to": 1, "last": hidden(confirm, "last")}).status_code == 303
-    assert not services(client.application).tables.get(table.code).steps
+    assert not services(client.application).tables.get(table.code).match.steps

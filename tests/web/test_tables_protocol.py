@@ -49,9 +49,9 @@ def test_a_game_with_nothing_more_gets_the_protocol_s_defaults():
 def test_a_table_of_a_game_that_takes_no_corrections_refuses_one(tmp_path):
     tables, table = started(tmp_path, GAME)
     with pytest.raises(TableError) as refused:
-        tables.correct(table, {"type": "card"}, table.seq_for(None))
+        tables.correct(table, {"type": "card"}, table.match.seq_for(None))
     assert refused.value.rule == "table.no-corrections"
-    assert table.seq == 0
+    assert table.match.seq == 0
 
 
 class Asked(Moves):
@@ -85,16 +85,16 @@ class Narrowing(HighCard):
 def test_a_table_asks_a_game_that_overrides_its_moves_once_for_each_seat_and_state(tmp_path):
     game = Narrowing()
     tables, table = started(tmp_path, game)
-    card = table.moves_for(0)[1]["card"]
-    assert table.pick_moves(0, {"card": card}) == [{"type": "play", "card": card}]
-    assert table.awaited() == [0]
-    assert table.moves(0) is table.moves(0)
+    card = table.match.moves_for(0)[1]["card"]
+    assert table.match.pick_moves(0, {"card": card}) == [{"type": "play", "card": card}]
+    assert table.match.awaited() == [0]
+    assert table.match.moves(0) is table.match.moves(0)
     assert [seat for seat, _ in game.made] == [0, 1]  # each seat's asked once for the state
     mover = game.made[0][1]
     assert {"card": card} in mover.narrowed and {} in mover.narrowed
     with pytest.raises(TableError) as refused:  # seat 1's moves are none
-        tables.submit(table, 1, {"type": "play", "card": card}, table.seq_for(1), "m1")
+        tables.submit(table, 1, {"type": "play", "card": card}, table.match.seq_for(1), "m1")
     assert refused.value.rule == "table.not-your-turn"
-    tables.submit(table, 0, {"type": "play", "card": card}, table.seq_for(0), "m0")
-    assert table.awaited() == [1]
+    tables.submit(table, 0, {"type": "play", "card": card}, table.match.seq_for(0), "m0")
+    assert table.match.awaited() == [1]
     assert [seat for seat, _ in game.made] == [0, 1, 0, 1]  # asked again of the new state

@@ -42,8 +42,8 @@ def test_the_api_refusal_for_the_wrong_turn_names_whose_turn_it_is(client, lang,
 
 def test_the_phone_refused_out_of_turn_names_whose_turn_it_is(app):
     seated = Seated(app, "seventh-heaven", players=3)
-    move = seated.table.moves_for(0)[0]
-    form = {"move": json.dumps(move), "seq": str(seated.table.seq_for(1)),
+    move = seated.table.match.moves_for(0)[0]
+    form = {"move": json.dumps(move), "seq": str(seated.table.match.seq_for(1)),
             "client_move_id": "early"}
     response = seated.phones[1].post(f"/t/{seated.code}/move", data=form,
                                      headers={"HX-Request": "true"})
@@ -52,7 +52,7 @@ def test_the_phone_refused_out_of_turn_names_whose_turn_it_is(app):
         response.get_data(as_text=True))
     # a seat nobody holds is named as free
     assert seated.host.post(f"/t/{seated.code}/free", data={"seat": "0"}).status_code == 303
-    form["seq"] = str(seated.table.seq_for(1))
+    form["seq"] = str(seated.table.match.seq_for(1))
     response = seated.phones[1].post(f"/t/{seated.code}/move", data=form,
                                      headers={"HX-Request": "true", "Accept-Language": "fr"})
     assert "Ce n’est pas à vous : le jeu attend Place 1 (libre)." in flat(
@@ -66,7 +66,7 @@ def test_the_phone_refused_out_of_turn_names_whose_turn_it_is(app):
 def test_a_tap_out_of_turn_on_the_tower_names_whose_turn_it_is(app, lang, said):
     seated = Seated(app, "climbers", players=2)
     seated.api.finish_building()
-    block = seated.table.view_for(1)["movable"][0]
+    block = seated.table.match.view_for(1)["movable"][0]
     response = seated.phones[1].get(f"/t/{seated.code}/explain", headers={
         "Accept-Language": lang}, query_string={"pick": json.dumps({"block": block})})
     page = response.get_data(as_text=True)

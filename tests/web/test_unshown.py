@@ -44,7 +44,7 @@ def test_a_line_and_a_region_that_raise_leave_a_playable_table(app, caplog):
     caplog.set_level(logging.ERROR, logger="companion.web.unshown")
 
     answer = tap(client, table, 0, "first")
-    assert answer.status_code == 200 and live.seq == 1
+    assert answer.status_code == 200 and live.match.seq == 1
     page = answer.get_data(as_text=True)
     assert LINE_EN in page and PART_EN in page
     assert 'id="log-1"' in page and 'id="board"' in page and 'id="picker"' in page
@@ -63,14 +63,14 @@ def test_a_line_and_a_region_that_raise_leave_a_playable_table(app, caplog):
         assert "log-1" in parts["log"] and parts["seats"]
 
     # The next player moves, takes the move back, and the host undoes the first one.
-    assert tap(client, table, 1, "second").status_code == 200 and live.seq == 2
+    assert tap(client, table, 1, "second").status_code == 200 and live.match.seq == 2
     client.set_cookie(f"seat_{table.code}", table.tokens[1])
     assert client.post(f"/t/{table.code}/undo").status_code == 200
-    assert live.seq == 3 and len(live.steps) == 1
+    assert live.match.seq == 3 and len(live.match.steps) == 1
     client.set_cookie(f"host_{table.code}", table.host)
     undone = client.post(f"/t/{table.code}/host-undo",
-                         data={"undo": live.steps[-1].entry.seq})
-    assert undone.status_code == 303 and not live.steps
+                         data={"undo": live.match.steps[-1].entry.seq})
+    assert undone.status_code == 303 and not live.match.steps
     assert client.get(f"/t/{table.code}/play").status_code == 200
 
     # The server's log says what failed, at which table and seq, for whom.

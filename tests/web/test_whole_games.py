@@ -210,7 +210,7 @@ class WholeGame:
                 with self.app.app_context(), push_context(), drawing_in(lang):
                     context = viewer_context(self.live, conn.seat) if conn.seat is not None \
                         else screen_context(self.live, conn.is_host)
-                    context["log"] = self.live.log_for(conn.seat)
+                    context["log"] = self.live.match.log_for(conn.seat)
                     html = "".join(log_lines(self.live, context))
                 for line_id, text in lines_of(html).items():
                     lines[(viewer_name(conn), lang, line_id)] = text
@@ -230,7 +230,7 @@ class WholeGame:
         """The seat that acts next: of those with moves, the one that moved least lately
         (players take turns to decide at once, as at a table)."""
         able = [(seat, moves) for seat in range(self.players)
-                if (moves := self.live.moves_for(seat))]
+                if (moves := self.live.match.moves_for(seat))]
         if not able:
             return None
         return min(able, key=lambda found: self.last_moved.get(found[0], -1))
@@ -238,7 +238,7 @@ class WholeGame:
     def choose(self, seat: int, moves: list[Move]) -> list[dict[str, Any]]:
         """A pick that does not lead back to a position already seen (a card placed and
         lifted again forever): players do not dither, though the rules let them."""
-        state = self.live.state
+        state = self.live.match.state
         assert state is not None
         steps: list[dict[str, Any]] = []
         for _ in range(12):
@@ -257,18 +257,18 @@ class WholeGame:
             self.get(self.phones[seat], f"/t/{code}/pick", f"seat {seat}'s picker",
                      pick=json.dumps(chosen, separators=(",", ":")))
         answer = self.phones[seat].post(f"/t/{code}/move", data={
-            "move": json.dumps(steps[-1]), "seq": self.live.seq_for(seat),
+            "move": json.dumps(steps[-1]), "seq": self.live.match.seq_for(seat),
             "client_move_id": f"whole-{self.moves}"},
             headers={"Accept-Language": self.lang(), "HX-Request": "true"})
         self.check(f"seat {seat}'s move", answer.get_data(as_text=True), answer.status_code)
         assert answer.status_code == 200, f"seat {seat}'s move was refused: {steps[-1]}"
         self.moves += 1
         self.last_moved[seat] = self.moves
-        self.effects += self.live.effects.get(self.live.seq, [])
+        self.effects += self.live.match.effects.get(self.live.match.seq, [])
 
     def play(self) -> None:
         self.draw_everything()
-        while self.live.outcome() is None:
+        while self.live.match.outcome() is None:
             assert self.moves < MOVES_AT_MOST, f"{self.spec.id} did not end"
             found = self.turn()
             assert found is not None, "the game is neither over nor waiting for anyone"
@@ -291,7 +291,7 @@ class WholeGame:
         """The table screen's record of the game, as anyone at the table may open it: every
         page of its whole log in each language, and each move on its own in one."""
         code = self.table.code
-        pages = -(-len(self.live.log_for(None)) // LOG_PAGE)
+        pages = -(-len(self.live.match.log_for(None)) // LOG_PAGE)
         for lang in LANGS:
             for page in range(1, pages + 1):
                 self.get(self.stranger, f"/t/{code}/log", f"the screen's log, page {page}",
@@ -303,7 +303,7 @@ class WholeGame:
     def event(self) -> str | None:
         """What the table does now, if anything (``EVENTS``)."""
         if self.set_up is None:
-            view = self.live.view_for(None)
+            view = self.live.match.view_for(None)
             if view is None or view.get("phase") in SETTING_UP:
                 return None
             self.set_up = self.moves
@@ -333,14 +333,14 @@ class WholeGame:
     def take_back(self, mover: int) -> None:
         """The last mover takes their move back, or the host does where the game says it
         revealed something."""
-        seq = self.live.seq
+        seq = self.live.match.seq
         self.phones[mover].post(f"/t/{self.table.code}/undo")
-        if self.live.seq == seq:
-            shown = self.live.last_shown()
+        if self.live.match.seq == seq:
+            shown = self.live.match.last_shown()
             assert shown is not None
-            self.host_post("host-undo", undo=self.live.number_of(
-                self.live.steps[shown].entry.seq, None))
-        assert self.live.seq > seq
+            self.host_post("host-undo", undo=self.live.match.number_of(
+                self.live.match.steps[shown].entry.seq, None))
+        assert self.live.match.seq > seq
 
     def rewind(self, _: int) -> None:
         """The host rewinds to before the third move from the end the screen shows, from
@@ -348,14 +348,14 @@ class WholeGame:
         shown = self.shown_moves()
         self.get(self.screen, f"/t/{self.table.code}/rewind", "the rewind's confirmation",
                  to=shown[-3])
-        self.host_post("rewind", to=shown[-3], last=self.live.seq_for(None))
+        self.host_post("rewind", to=shown[-3], last=self.live.match.seq_for(None))
         assert self.shown_moves() == shown[:-3]
 
     def shown_moves(self) -> list[int]:
         """The moves in effect the table screen shows, by the screen's numbers."""
         live = self.live
-        return [number for step in live.steps
-                if (number := live.number_of(step.entry.seq, None)) is not None]
+        return [number for step in live.match.steps
+                if (number := live.match.number_of(step.entry.seq, None)) is not None]
 
     def restart(self, _: int) -> None:
         """A new app on the same database: every client and the table it serves."""

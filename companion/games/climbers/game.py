@@ -189,7 +189,7 @@ class Climbers(SeededGame, seed=SEED, rules=rules):
         """``seat``'s view drawn from the table's, ``public`` (``view(state, None)``): the
         seat's number, and on its turn the tops its figure can reach. Everything else is
         the same for every viewer, so the server works it out once per state and shares
-        it (``Table.view_for``); the result shares ``public``'s values, read, never changed.
+        it (``Match.view_for``); the result shares ``public``'s values, read, never changed.
         ``reach_lower`` names the ways that go lower than the figure began the turn. Both
         are read from the kept legal moves' walks."""
         view = cast(View, dict(public))  # a view of this game's, as ``view`` made it

@@ -38,7 +38,7 @@ class _Said:
 
 class _Tower:
     """One view's tower: its blocks by id, and what is said of them (``_Said``). A view is
-    never changed once made (``Table._view``) and every viewer's view of a state shares
+    never changed once made (``Match.view_for``) and every viewer's view of a state shares
     the public view's list of blocks, so the list itself is the key (``worked_out``): a
     push names the same blocks in many log lines, regions and lit tops, for every phone."""
 

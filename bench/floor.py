@@ -2,7 +2,7 @@
 
 ``bench/load.py --floor`` serves this app instead of the Procfile's. Every request, the
 engines, the store, the hub's senders and the websockets are the companion's own; only the
-hub's rendering is replaced by one that sends each socket its status line (the seq, the
+pushes' rendering is replaced by one that sends each socket its status line (the seq, the
 status and whether it is the phone's turn: what the load bench waits for). What a move
 costs there is the part of its latency that drawing cannot remove.
 """
@@ -15,7 +15,7 @@ from markupsafe import escape
 from companion import create_app as create_companion
 from companion.live import Connection
 from companion.tables import Table
-from companion.web.diff import Part, catch_up
+from companion.web.diff import Part
 from companion.web.services import services
 
 
@@ -31,12 +31,13 @@ def status_parts(table: Table, conn: Connection) -> list[Part]:
                               f'data-status="{status}" data-seq="{seq}"></section>')]
 
 
-def status_only(table: Table, conn: Connection) -> str:
-    """What ``conn`` lacks of its status line."""
-    return catch_up(conn.sent, status_parts(table, conn))
+def status_only(table: Table, conn: Connection, version: int) -> list[Part]:
+    """What the pushes draw for ``conn``: its status line alone, of which it is sent what
+    it lacks, as the real pushes send their regions."""
+    return status_parts(table, conn)
 
 
 def create_app() -> Flask:
     app = create_companion()
-    services(app).hub.render = status_only
+    services(app).pushes.render = status_only  # type: ignore[method-assign]
     return app

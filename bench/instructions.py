@@ -33,9 +33,8 @@ def drawn(game_id: str, seed: int, moves: int) -> None:
     import os
 
     from companion.gunicorn_config import post_worker_init
-    from companion.web.diff import catch_up
-    from companion.web.regions import render_for
     from support.playout import playout
+    from support.pushing import push_for
 
     post_worker_init(None)
 
@@ -46,7 +45,7 @@ def drawn(game_id: str, seed: int, moves: int) -> None:
     for number, (table, _, viewers) in enumerate(playout(game_id, seed, moves)):
         dump(f"before{number}")
         for conn in viewers:
-            catch_up(conn.sent, render_for(table, conn))
+            push_for(table, conn)
         dump(f"{TAG}{number}")
 
 

@@ -22,10 +22,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from companion.live import Connection  # noqa: E402
 from companion.web.diff import catch_up  # noqa: E402
 from companion.web.games import BY_ID  # noqa: E402
-from companion.web.regions import render_for  # noqa: E402
+from companion.web.services import services  # noqa: E402
 from support.playout import playout  # noqa: E402
+from support.pushing import render_for  # noqa: E402
 
 #: Median bytes per ordinary move: (phone, screen). The Climbers' tower is drawn in the
 #: browser: a move sends the few blocks it changed.
@@ -39,11 +41,14 @@ def play(game_id: str, seed: int, moves: int) -> tuple[list[int], list[int],
     phone_bytes: list[int] = []
     screen_bytes: list[int] = []
     by_region: dict[str, list[int]] = defaultdict(list)
+    #: What each viewer was sent, from what the playout's first push sent it on.
+    shown: dict[Connection, dict[str, str]] = {}
     for table, seat, viewers in playout(game_id, seed, moves):
         for conn in viewers:
             total = 0
+            record = shown.setdefault(conn, services().pushes.sent_to(conn))
             for part in render_for(table, conn):
-                sent = len(catch_up(conn.sent, [part]).encode())
+                sent = len(catch_up(record, [part]).encode())
                 total += sent
                 if conn.seat is None or conn.seat != seat:
                     by_region[f"{'screen' if conn.seat is None else 'phone'} "

@@ -37,14 +37,13 @@ sys.path.insert(0, str(ROOT))
 
 
 from companion.gunicorn_config import post_worker_init  # noqa: E402
-from companion.i18n import drawing_in  # noqa: E402
 from companion.live import Connection  # noqa: E402
 from companion.tables import Table  # noqa: E402
-from companion.web.diff import catch_up  # noqa: E402
 from companion.web.games import BY_ID  # noqa: E402
-from companion.web.regions import phone_board, push_context, render_for  # noqa: E402
+from companion.web.regions import phone_board  # noqa: E402
 from companion.web.services import services  # noqa: E402
 from support.playout import playout  # noqa: E402
+from support.pushing import push_for  # noqa: E402
 
 #: Whom a move's drawings are for (``--viewers``), in the order they are reported.
 ROLES = ("the mover", "phones asked to move", "phones waiting", "the phones' board",
@@ -75,13 +74,13 @@ def play(game_id: str, seed: int, moves: int, render: bool, by_viewer: bool = Fa
         board, took = 0.0, []
         started = time.process_time()
         if render and by_viewer:
-            with push_context(), drawing_in("en"):
+            with services().pushes.drawing("en"):
                 phone_board(table, memo)
             board = time.process_time() - started
         if render:
             for conn in viewers:
                 before = time.process_time()
-                catch_up(conn.sent, render_for(table, conn))
+                push_for(table, conn)
                 took.append((conn, time.process_time() - before))
         spent.append(time.process_time() - started)
         if by_viewer:

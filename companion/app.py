@@ -35,14 +35,18 @@ def create_app(overrides: dict[str, Any] | None = None,
     from companion.store import Store
     from companion.tables import Retirement, Tables
     from companion.web import regions
+    from companion.web.caches import Caches
     from companion.web.games import GAMES
     from companion.web.pieces import Pieces
+    from companion.web.pushes import Pushes
     from companion.web.ratelimit import Limits
     from companion.web.services import KEY, Services
 
     registry = {spec.id: spec for spec in (GAMES if games is None else games)}
     i18n.init_app(app)
-    hub = Hub(app, render=regions.push_for, farewell=regions.farewell)
+    caches = Caches()
+    pushes = Pushes(app, caches.memo, regions)
+    hub = Hub(pushes)
     tables = Tables(
         Store(app.config["DATABASE"]),
         {game_id: spec.engine for game_id, spec in registry.items()}, listener=hub,
@@ -55,6 +59,6 @@ def create_app(overrides: dict[str, Any] | None = None,
                                   lost=tables.catch_up_all).start()
     app.extensions[KEY] = Services(
         tables=tables, hub=hub, games=registry, limits=Limits.from_config(app.config),
-        caches=regions.PushCaches(), pieces=Pieces(app.jinja_env))
+        caches=caches, pieces=Pieces(app.jinja_env), pushes=pushes)
     web.init_app(app)
     return app

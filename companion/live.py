@@ -1,28 +1,23 @@
 """The websocket hub: who is connected to which table as which seat, and the pushes.
 
 flask-sock has no broadcast, so the hub keeps the registry. A change wakes every connection
-of the table; each connection has a sender thread of its own that asks ``render`` (given by
-the web layer at construction: the hub knows sockets, not pages) for what its viewer lacks
-now, and sends it. So the request that made the change never waits for a push, a slow or
-dead phone holds up nobody else, and a phone that was busy gets the newest state once,
-never a backlog.
+of the table; each connection has a sender thread of its own that asks the push pipeline
+(given by the web layer at construction: the hub knows sockets, not pages) for what its
+viewer lacks at the table's version now, and sends it. The pipeline keeps its own record
+of what each connection was sent; the hub tells it when a connection closes. So the
+request that made the change never waits for a push, a slow or dead phone holds up nobody
+else, and a phone that was busy gets the newest state once, never a backlog.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import secrets
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-from companion.lru import LRU
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from flask import Flask
-
     from companion.tables import Table
 
 
@@ -33,12 +28,8 @@ class Connection:
     seat: int | None  # None: the table screen
     lang: str
     is_host: bool = False
-    #: The token of the page that opened this socket (see ``Hub.remember_page``).
-    page: str | None = None
     send_lock: threading.Lock = field(default_factory=threading.Lock)
     open: bool = True
-    #: What this connection was last sent, as ``render`` records it (digests by region).
-    sent: dict[str, str] = field(default_factory=dict)
     wake: threading.Event = field(default_factory=threading.Event)
     #: Bytes and messages sent, for the tests and the benchmark.
     sent_bytes: int = 0
@@ -60,57 +51,37 @@ class Connection:
 
 logger = logging.getLogger(__name__)
 
-#: Pages remembered for the socket each opens (see ``remember_page``).
-PAGES_KEPT = 2048
 
+class Pipeline(Protocol):
+    """What the hub asks of the web layer (``companion.web.pushes.Pushes``)."""
 
-#: What a connection lacks now (empty when nothing changed); it records what it returns in
-#: the connection's ``sent``.
-Render = Callable[["Table", "Connection"], str]
+    def push(self, table: Table, conn: Connection, version: int) -> str:
+        """What ``conn`` lacks at ``version`` of its table (empty when nothing), recorded
+        as sent to it."""
+
+    def farewell(self, conn: Connection) -> str:
+        """What a phone whose seat the host freed is sent last."""
+
+    def closed(self, conn: Connection) -> None:
+        """``conn`` is closed for good: what was recorded of it may go."""
 
 
 class Hub:
-    def __init__(self, app: Flask, render: Render, farewell: Callable[[Connection], str]
-                 ) -> None:
-        self.app = app
-        self.render = render
-        #: What a phone whose seat the host freed is sent last.
-        self.farewell = farewell
-        #: Guards the registry, the versions, the pages, and the web layer's shared renderings.
-        self.lock = threading.Lock()
+    def __init__(self, pipeline: Pipeline) -> None:
+        self.pipeline = pipeline
+        #: Guards the registry and the versions.
+        self._lock = threading.Lock()
         self._by_table: dict[str, set[Connection]] = {}
         self._versions: dict[str, int] = {}
-        self._pages: LRU[str, tuple[tuple[str, int | None], dict[str, str]]] = LRU(PAGES_KEPT)
 
     def version(self, code: str) -> int:
         """A number that grows with every change of the table or of who is connected: what
         a rendering taken at one version shows is at least as new as that version."""
-        with self.lock:
+        with self._lock:
             return self._versions.get(code, 0)
 
-    def remember_page(self, known: dict[str, str], owner: tuple[str, int | None]) -> str:
-        """Keep what a page was drawn with (a digest per region) for ``owner`` (its table's
-        code and its seat, None for the table screen); returns a token for the page's
-        socket to claim once."""
-        token = secrets.token_urlsafe(9)
-        with self.lock:
-            self._pages.put(token, (owner, known))
-        return token
-
-    def claim_page(self, token: str | None,
-                   owner: tuple[str, int | None]) -> dict[str, str] | None:
-        """What the page behind ``token`` shows, once, if ``owner`` drew it (None when it
-        did not: another phone's token says nothing about this one). A socket that
-        reconnects later gets everything, since it may have missed pushes."""
-        with self.lock:
-            kept = self._pages.get(token) if token else None
-            if token is None or kept is None or kept[0] != owner:
-                return None
-            self._pages.pop(token)
-            return kept[1]
-
     def connections(self, code: str) -> list[Connection]:
-        with self.lock:
+        with self._lock:
             return list(self._by_table.get(code, ()))
 
     def connected_seats(self, code: str) -> set[int]:
@@ -119,7 +90,7 @@ class Hub:
     def register(self, table: Table, conn: Connection) -> None:
         """Add a connection and start its sender, which sends it what it lacks at once (a
         phone coming back is whole again); the others see the seat come back."""
-        with self.lock:
+        with self._lock:
             self._by_table.setdefault(conn.code, set()).add(conn)
         threading.Thread(target=self._sender, args=(table, conn), daemon=True,
                          name=f"push {conn.code} {conn.seat}").start()
@@ -128,12 +99,13 @@ class Hub:
     def unregister(self, table: Table, conn: Connection) -> None:
         conn.open = False
         conn.wake.set()  # the sender ends
-        with self.lock:
+        with self._lock:
             conns = self._by_table.get(conn.code)
             if conns is not None:
                 conns.discard(conn)
                 if not conns:
                     del self._by_table[conn.code]
+        self.pipeline.closed(conn)
         self._wake(table.code)
 
     def seat_freed(self, code: str, seat: int) -> None:
@@ -141,7 +113,7 @@ class Hub:
         for conn in self.connections(code):
             if conn.seat == seat:
                 with conn.send_lock:
-                    conn.send(self.farewell(conn))
+                    conn.send(self.pipeline.farewell(conn))
                 conn.open = False
                 conn.wake.set()
                 with contextlib.suppress(Exception):  # already gone
@@ -171,7 +143,7 @@ class Hub:
         self._wake(table.code)
 
     def _wake(self, code: str) -> None:
-        with self.lock:
+        with self._lock:
             self._versions[code] = self._versions.get(code, 0) + 1
         for conn in self.connections(code):
             conn.wake.set()
@@ -193,7 +165,7 @@ class Hub:
         """Send ``conn`` what its viewer lacks now."""
         if not conn.open:
             return
-        with conn.send_lock, self.app.app_context():
-            text = self.render(table, conn)
+        with conn.send_lock:
+            text = self.pipeline.push(table, conn, self.version(table.code))
             if text:
                 conn.send(text)

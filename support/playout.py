@@ -13,10 +13,9 @@ from typing import Any
 from companion import create_app
 from companion.live import Connection
 from companion.tables import Table
-from companion.web.diff import catch_up
 from companion.web.games import BY_ID
-from companion.web.regions import render_for
 from companion.web.services import services
+from support.pushing import push_for
 
 
 def playout(game_id: str, seed: int, moves: int) -> Iterator[tuple[Table, int, list[Connection]]]:
@@ -36,7 +35,7 @@ def playout(game_id: str, seed: int, moves: int) -> Iterator[tuple[Table, int, l
         viewers = [Connection(None, table.code, seat, "en") for seat in range(players)]
         viewers.append(Connection(None, table.code, None, "en"))
         for conn in viewers:
-            catch_up(conn.sent, render_for(table, conn))
+            push_for(table, conn)
         for number in range(moves):
             if table.match.outcome() is not None:
                 return

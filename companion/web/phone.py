@@ -22,7 +22,7 @@ from companion.web import jsonread, unshown
 from companion.web.cookies import seat_token
 from companion.web.jsonread import Unreadable
 from companion.web.picker import parse_chosen
-from companion.web.regions import mark_shown, page_memory, regions
+from companion.web.regions import regions
 from companion.web.render import choice_stands, viewer_context
 from companion.web.responses import (
     refusal_body,
@@ -63,7 +63,8 @@ def play(code: str) -> Response | str:
     parts = regions(table, seat, chosen=chosen, memo=memo)
     pushed = [part for part in regions(table, seat, memo=memo)
               if part.id in ("picker", "private")] if chosen else None
-    return render_template("phone/page.html", parts=parts, page=page_memory(parts, pushed, seat),
+    page = services().pushes.remember_page((table.code, seat), parts, pushed)
+    return render_template("phone/page.html", parts=parts, page=page,
                            seeded=table.row.seed is not None, **viewer_context(table, seat))
 
 
@@ -108,7 +109,7 @@ def live_response(table: Table, seat: int, notice: dict[str, str] | None = None,
     phone already shows. Drawn through the pushes' memo: what the mover's answer draws
     first (the board, the log, the status the others share) the pushes reuse."""
     parts = regions(table, seat, notice=notice, memo=services().caches.memo)
-    mark_shown(table.code, seat, request.values.get("page"), parts)
+    services().pushes.shown(table.code, seat, request.values.get("page"), parts)
     response = make_response("".join(part.html for part in parts))
     response.status_code = status
     response.headers["HX-Replace-Url"] = play_url(table.code)  # the choice is made

@@ -2,27 +2,22 @@
 rendered by its own template and swapped in by morphing, so a push changes only what
 changed and keeps the rest (a half-made choice, the scroll position, the focus).
 
-The page, a push and the answer to a move are all built here, from the same regions; the
-hub sends a connection only the regions whose HTML differs from what it last sent.
+The page, a push and the answer to a move are all built here, from the same regions; a
+push (``companion.web.pushes``) sends a connection only the regions whose HTML differs from
+what it last sent.
 """
 
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass, field
 from typing import Any
 
-from flask import current_app, render_template, request
-from flask.ctx import RequestContext
+from flask import render_template
 from markupsafe import Markup
-from werkzeug.test import EnvironBuilder
 
-from companion.i18n import current_lang, drawing_in
-from companion.live import Connection
-from companion.lru import LRU
+from companion.i18n import current_lang
 from companion.tables import Table
 from companion.web import unshown
-from companion.web.diff import Part, catch_up, record_shown
+from companion.web.diff import Part
 from companion.web.memo import (
     Call,
     Inputs,
@@ -49,41 +44,6 @@ SCREEN = (("screen-head", "screen/head.html"), ("notice", "partials/notice.html"
           ("requests", "screen/requests.html"),
           ("outcome", "partials/outcome.html"), ("board", "screen/board.html"),
           ("log", "partials/log.html"), ("night", "partials/night.html"))
-#: A phone's regions below what a move changes in sight (the tower, the question, the
-#: picker): a push sends them after ``LATER``, and the phone swaps them in two frames after
-#: the rest, once its tower is drawn again (``static/js/companion.js``).
-PHONE_LATER = frozenset(("seats", "log"))
-LATER = "<!--later-->"
-#: Log lines kept rendered, shared by every viewer who sees the same line.
-LINES_KEPT = 4096
-#: What games' helpers worked out from views, kept (``PushCaches.worked_out``).
-WORKED_OUT_KEPT = 256
-
-
-def _push_environ() -> dict[str, Any]:
-    return EnvironBuilder(base_url="http://companion/").get_environ()
-
-
-@dataclass
-class PushCaches:
-    """What the app keeps between drawings of its pages and pushes."""
-
-    #: Regions and fragments drawn, by what they read (``companion.web.memo``).
-    memo: RegionMemo = field(default_factory=RegionMemo)
-    #: Each table's latest renderings by viewer, with the hub's version they show.
-    renders: dict[str, tuple[int, dict[Any, list[Part]]]] = field(default_factory=dict)
-    #: Log lines drawn, shared by the viewers who see the same move.
-    log_lines: LRU[tuple[Any, ...], str] = field(default_factory=lambda: LRU(LINES_KEPT))
-    log_lines_lock: threading.Lock = field(default_factory=threading.Lock)
-    #: What a game's helpers worked out once from a view and shared by every viewer of its
-    #: state (The Climbers' words for a tower, its squares), by what it is
-    #: (``companion.web.games.climbers_words.worked_out``).
-    worked_out: LRU[tuple[Any, ...], Any] = field(default_factory=lambda: LRU(WORKED_OUT_KEPT))
-    worked_out_lock: threading.Lock = field(default_factory=threading.Lock)
-    #: The request environment a push is drawn in, built once.
-    push_environ: dict[str, Any] = field(default_factory=_push_environ)
-
-
 
 
 def regions(table: Table, seat: int | None, is_host: bool = False,
@@ -198,88 +158,6 @@ def _line(table: Table, entry: dict[str, Any], context: dict[str, Any]) -> str:
                        unshown.viewer_name(context.get("me"), bool(context.get("is_host"))),
                        current_lang())
         return str(unshown.line_notice(entry["seq"]))
-
-
-def push_for(table: Table, conn: Connection) -> str:
-    """What the hub sends ``conn``: the HTML its page lacks now (see ``diff.catch_up``); to
-    a phone, its regions further down the page (``PHONE_LATER``) after ``LATER``."""
-    parts = render_for(table, conn)
-    if conn.seat is None:
-        return catch_up(conn.sent, parts)
-    now = catch_up(conn.sent, [part for part in parts if part.id not in PHONE_LATER])
-    later = catch_up(conn.sent, [part for part in parts if part.id in PHONE_LATER])
-    return f"{now}{LATER}{later}" if now and later else now + later
-
-
-def mark_shown(code: str, seat: int, page: str | None, parts: list[Part]) -> None:
-    """``seat``'s page behind ``page`` was just answered with ``parts`` over HTTP: its
-    socket need not be sent them again (another seat's page token changes nothing)."""
-    for conn in services().hub.connections(code):
-        if page and conn.page == page and conn.seat == seat:
-            with conn.send_lock:
-                catch_up(conn.sent, parts)
-
-
-def render_for(table: Table, conn: Connection) -> list[Part]:
-    """``conn``'s regions now. Viewers alike (the table screens of one
-    language, the same seat open twice) share one rendering per change, and the phones of
-    one language share their board."""
-    hub = services().hub
-    key = (conn.seat, conn.is_host, conn.lang)
-    cache, memo = services().caches.renders, services().caches.memo
-    version = hub.version(table.code)
-    with hub.lock:
-        kept_version, kept = cache.get(table.code, (-1, {}))
-        if kept_version == version and key in kept:
-            return kept[key]
-    board_key = ("phone board", conn.lang)
-    board: Part | None = None
-    with push_context(), drawing_in(conn.lang):
-        if conn.seat is None:
-            parts = regions(table, None, conn.is_host, memo=memo)
-        else:
-            with hub.lock:
-                if kept_version == version and board_key in kept:
-                    board = kept[board_key][0]
-            board = board or phone_board(table, memo)
-            parts = regions(table, conn.seat, board=board, memo=memo)
-    with hub.lock:
-        kept_version, kept = cache.get(table.code, (-1, {}))
-        if kept_version != version:
-            kept = {}
-            cache[table.code] = (version, kept)
-        kept[key] = parts
-        if board is not None:
-            kept.setdefault(board_key, [board])
-    return parts
-
-
-def push_context() -> RequestContext:
-    """A request context for drawing a push, off any request (``url_for`` needs one). Its
-    environment is built once: werkzeug's builder took a tenth of a push's time."""
-    return current_app.request_context(dict(services().caches.push_environ))
-
-
-def page_memory(parts: list[Part], pushed: list[Part] | None = None,
-                seat: int | None = None) -> str:
-    """Remember what a page was drawn with, for the socket it opens: its first push then
-    sends only what changed since, and does not replace a picker the player may already be
-    tapping. ``pushed`` are the regions a push would draw where the page differs from it
-    (a page reloaded with a half-made choice). The memory belongs to this request's table
-    and ``seat`` (None: the table screen). Returns the token the page passes on."""
-    known: dict[str, str] = {}
-    for part in parts:
-        record_shown(known, part)
-    for part in pushed or ():
-        known[part.id] = part.digest
-    owner = (str((request.view_args or {}).get("code", "")).upper(), seat)
-    return services().hub.remember_page(known, owner)
-
-
-def farewell(conn: Connection) -> str:
-    """What a phone is told when the host frees its seat: it goes back to the join page."""
-    with push_context(), drawing_in(conn.lang):
-        return render_template("phone/freed.html", code=conn.code)
 
 
 def install(app: Any) -> None:

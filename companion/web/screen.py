@@ -16,7 +16,7 @@ from companion.match import STEPS
 from companion.network import qr_svg
 from companion.tables import Table, TableError
 from companion.web.cookies import host_token
-from companion.web.regions import log_lines, page_memory, regions
+from companion.web.regions import log_lines, regions
 from companion.web.render import join_url, screen_context
 from companion.web.responses import refusal_response, table_or_404, tables
 from companion.web.services import services
@@ -33,7 +33,8 @@ def show(code: str) -> str:
     table = table_or_404(code)
     host = is_host(table)
     parts = regions(table, None, is_host=host, memo=services().caches.memo)
-    return render_template("screen/page.html", parts=parts, page=page_memory(parts),
+    page = services().pushes.remember_page((table.code, None), parts)
+    return render_template("screen/page.html", parts=parts, page=page,
                            **screen_context(table, host))
 
 

@@ -1,6 +1,6 @@
 """What the app factory builds once for an app, in one typed object: the tables, the hub,
-the games offered, the rate limits, and what the pages keep between drawings. Requests,
-pushes, tests and benchmarks reach them through ``services()``.
+the games offered, the rate limits, what the pages keep between drawings, and the pushes.
+Requests, tests and benchmarks reach them through ``services()``.
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from flask import Flask, current_app
 if TYPE_CHECKING:
     from companion.live import Hub
     from companion.tables import Tables
+    from companion.web.caches import Caches
     from companion.web.games.spec import GameSpec
     from companion.web.pieces import Pieces
+    from companion.web.pushes import Pushes
     from companion.web.ratelimit import Limits
-    from companion.web.regions import PushCaches
 
 #: The one key of the companion's own in ``app.extensions``.
 KEY = "companion"
@@ -30,8 +31,10 @@ class Services:
     #: The games offered, by id, in the order the home page lists them.
     games: Mapping[str, GameSpec]
     limits: Limits
-    caches: PushCaches
+    caches: Caches
     pieces: Pieces
+    #: What each socket is sent, and what it was sent (``companion.web.pushes``).
+    pushes: Pushes
 
 
 def services(app: Flask | None = None) -> Services:

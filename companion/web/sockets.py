@@ -35,9 +35,8 @@ def table_socket(ws, code: str) -> None:
     conn = Connection(ws, table.code, seat, current_lang(),
                       is_host=table.is_host(host_token(request, table.code)))
     hub = services().hub
-    claimed = hub.claim_page(request.args.get("page"), (table.code, seat))
-    if claimed is not None:  # this phone's own page: its socket sends what changed since
-        conn.page, conn.sent = request.args.get("page"), claimed
+    # This phone's own page: its socket sends only what changed since the page was drawn.
+    services().pushes.opened(conn, request.args.get("page"))
     hub.register(table, conn)
     notice = render_template("partials/notice.html", oob=True,
                              notice=refusal_body("table.bad-request", "",

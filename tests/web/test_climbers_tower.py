@@ -15,9 +15,9 @@ from companion.web.games.climbers_tower import (
     figure_letters,
     figure_records,
 )
-from companion.web.regions import render_for
 from companion.web.services import services
 from support.cl_strategy import choose
+from support.pushing import render_for
 from tests.conftest import ApiTable
 
 G = Climbers()
@@ -121,14 +121,15 @@ def test_a_block_moves_push_carries_only_the_blocks_it_changed(app):
     live = services(app).tables.get(table.code)
     with app.app_context():
         viewers = [Connection(None, table.code, 1, "en"), Connection(None, table.code, None, "en")]
+        shown: dict[Connection, dict[str, str]] = {conn: {} for conn in viewers}
         for conn in viewers:
-            catch_up(conn.sent, render_for(live, conn))
+            catch_up(shown[conn], render_for(live, conn))
         seat, moves = table.seat_to_move()
         block = next(m for m in moves if m["type"] == "block")
         assert table.post_move(seat, block).status_code == 200
         for conn in viewers:
             board = next(p for p in render_for(live, conn) if p.id == "board")
-            sent = catch_up(conn.sent, [board])
+            sent = catch_up(shown[conn], [board])
             assert f'id="tb-{block["block"]}"' in sent
             assert sent.count('data-b="') <= 2, sent
             assert len(sent.encode()) < 2000, len(sent.encode())

@@ -28,9 +28,9 @@ from flask.testing import FlaskClient
 
 import companion.tables
 from companion.live import Connection
-from companion.web.regions import render_for
 from companion.web.services import services
 from support import cl_strategy, hm_strategy, sr_strategy
+from support.pushing import render_for
 from tests.conftest import ApiTable, bearer, make_app
 from tests.web.test_region_memo import fresh
 

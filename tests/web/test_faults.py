@@ -19,8 +19,9 @@ import websocket
 from werkzeug.serving import make_server
 
 from companion.live import Connection
-from companion.web.regions import LATER, PHONE_LATER, render_for
+from companion.web.pushes import LATER, PHONE_LATER
 from companion.web.services import services
+from support.pushing import render_for
 from support.server_process import FAULT_GAMES, FaultRun, read_stored, replayed_views, seq_of
 from tests.conftest import ApiTable, bearer, make_app
 
@@ -171,18 +172,19 @@ def test_a_socket_dropped_mid_move_the_move_applies_once_and_a_reconnect_is_fres
     ws = open_socket(address, code, table.tokens[0])
     assert full_seqs(drain(ws)) == [0]
     hub = services(app).hub
-    render = hub.render
+    pipeline = services(app).pushes
+    push = pipeline.push
 
-    def drop_then_render(tbl, conn):  # the wifi goes while the move is being stored
+    def drop_then_push(tbl, conn, version):  # the wifi goes while the move is being stored
         if conn.seat == 0 and tbl.match.seq == 1:
             ws.sock.shutdown(2)
-        return render(tbl, conn)
+        return push(tbl, conn, version)
 
-    hub.render = drop_then_render
+    pipeline.push = drop_then_push  # type: ignore[method-assign]
     phone = phone_client(app, code, table.tokens[0])
     move = table.moves(0)[0]
     answer = phone_move(phone, code, move, 0, "tap-1")
-    hub.render = render
+    pipeline.push = push  # type: ignore[method-assign]
     assert answer.status_code == 200
     assert seq_of(answer.get_data(as_text=True)) == 1
     ws.close()

@@ -18,9 +18,8 @@ from typing import Any
 import pytest
 
 from companion.live import Connection
-from companion.web.diff import catch_up
-from companion.web.regions import render_for
 from companion.web.services import services
+from support.pushing import push_for, render_for
 from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, bearer, make_app
 from tests.web.hostile_kit import (
     GAMES,
@@ -294,12 +293,12 @@ def test_a_changed_skyrunner_choice_leaves_no_trace(app):
     watchers = {viewer: Connection(None, changed.code, viewer, "en") for viewer in (1, 2, None)}
     with app.app_context():
         for conn in watchers.values():
-            catch_up(conn.sent, render_for(changed.table, conn))
+            push_for(changed.table, conn)
     choose(changed, kept, "c2")  # seat 0 changes its mind
     assert changed.table.match.state["choices"]["0"] == kept["card"]
     with app.app_context():
         for viewer, conn in watchers.items():
-            assert catch_up(conn.sent, render_for(changed.table, conn)) == "", viewer  # no push
+            assert push_for(changed.table, conn) == "", viewer  # no push
     for viewer in (1, 2, None):
         first, second = (everything_sent(seated, viewer) for seated in tables)
         for name in first:

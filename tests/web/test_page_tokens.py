@@ -9,6 +9,7 @@ import random
 import re
 
 from companion.live import Connection
+from companion.web.diff import Part, record_shown
 from companion.web.services import services
 from tests.web.hostile_kit import Seated, random_move
 
@@ -30,11 +31,12 @@ def page_token(html: str) -> str:
 def test_another_phones_page_token_sent_with_a_move_leaves_the_first_phone_alone(app):
     seated = Seated(app, "high-card", players=2, start=False)
     seated.api.start(first_seat=1)
-    hub = services(app).hub
     token = page_token(seated.phones[0].get(f"/t/{seated.code}/play").get_data(as_text=True))
-    first = Connection(QuietSocket(), seated.code, 0, "en", page=token)
-    with hub.lock:  # registered without its sender: only what ``shown`` does is watched
-        hub._by_table.setdefault(seated.code, set()).add(first)
+    # Opened with its page's token, and no sender: only what ``shown`` records is watched.
+    first = Connection(QuietSocket(), seated.code, 0, "en")
+    services(app).pushes.opened(first, token)
+    page = services(app).pushes.sent_to(first)
+    assert page, "the page's own socket starts from what the page shows"
     mover, move = random_move(seated.table, random.Random(1))
     assert mover == 1
     with seated.table.lock:
@@ -43,18 +45,27 @@ def test_another_phones_page_token_sent_with_a_move_leaves_the_first_phone_alone
         f"/t/{seated.code}/move", data={"move": json.dumps(move), "seq": str(seq),
                                         "client_move_id": "m1", "page": token})
     assert response.status_code == 200
-    assert first.sent == {}, "another phone's move marked the first phone up to date"
+    assert services(app).pushes.sent_to(first) == page, \
+        "another phone's move marked the first phone up to date"
     # the first phone's own answer does mark it
     own = seated.phones[0].post(f"/t/{seated.code}/sitting",
                                 data={"screen": "left", "page": token})
-    assert own.status_code == 200 and first.sent
+    assert own.status_code == 200 and services(app).pushes.sent_to(first) != page
 
 
 def test_a_page_token_is_claimed_only_by_its_own_seat(app):
     seated = Seated(app, "high-card", players=2)
-    hub = services(app).hub
-    token = hub.remember_page({"board": "x"}, (seated.code, 0))
-    assert hub.claim_page(token, (seated.code, 1)) is None
-    assert hub.claim_page(token, ("ZZZZ", 0)) is None
-    assert hub.claim_page(token, (seated.code, 0)) == {"board": "x"}
-    assert hub.claim_page(token, (seated.code, 0)) is None  # once
+    board = Part.of("board", '<div id="board">x</div>')
+    token = services(app).pushes.remember_page((seated.code, 0), [board])
+    shown: dict[str, str] = {}
+    record_shown(shown, board)
+
+    def opened(code: str, seat: int) -> dict[str, str]:
+        conn = Connection(QuietSocket(), code, seat, "en")
+        services(app).pushes.opened(conn, token)
+        return services(app).pushes.sent_to(conn)
+
+    assert opened(seated.code, 1) == {}
+    assert opened("ZZZZ", 0) == {}
+    assert opened(seated.code, 0) == shown
+    assert opened(seated.code, 0) == {}  # once

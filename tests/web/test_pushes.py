@@ -20,10 +20,12 @@ from werkzeug.serving import make_server
 
 from companion.live import Connection
 from companion.web.diff import Part, catch_up
-from companion.web.regions import LATER, PHONE_BOARD, push_for, regions, render_for
+from companion.web.pushes import LATER
+from companion.web.regions import PHONE_BOARD, regions
 from companion.web.render import viewer_context
 from companion.web.services import services
 from support.playout import playout
+from support.pushing import push_for, render_for
 from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, make_app
 
 BY_GAME = {spec.id: spec for spec in GAMES_UNDER_TEST}
@@ -93,19 +95,19 @@ KEPT = '<!--i:log--><li id="log-0">' + "the first move, told at length " * 20 + 
 
 
 def test_list_items_are_added_in_place_swapped_or_removed_alone():
-    conn = Connection(None, "ABCD", 0, "en")
+    shown: dict[str, str] = {}
     before = Part.of("log", '<ol id="log"><!--i:log--><li id="log-2">b</li><!--/i-->'
                             f'<!--i:log--><li id="log-1">a</li><!--/i-->{KEPT}</ol>')
     assert before.html.startswith('<ol id="log"><li id="log-2">b</li><li id="log-1">a</li>')
-    assert catch_up(conn.sent, [before]) == before.html
+    assert catch_up(shown, [before]) == before.html
     after = Part.of("log", '<ol id="log"><!--i:log--><li id="log-3">c</li><!--/i-->'
                            '<!--i:log--><li id="log-2">b, taken back</li><!--/i-->'
                            f'{KEPT}</ol>')
-    sent = catch_up(conn.sent, [after])
+    sent = catch_up(shown, [after])
     assert sent == ('<template id="log-1" hx-swap-oob="delete"></template>'
                     '<template hx-swap-oob="afterbegin:#log"><li id="log-3">c</li></template>'
                     '<li hx-swap-oob="outerMorph" id="log-2">b, taken back</li>')
-    assert catch_up(conn.sent, [after]) == ""
+    assert catch_up(shown, [after]) == ""
 
 
 def test_an_svg_item_is_sent_inside_an_svg_and_put_after_the_one_before_it():
@@ -116,30 +118,30 @@ def test_an_svg_item_is_sent_inside_an_svg_and_put_after_the_one_before_it():
         return Part.of("board", f'<section id="board"><svg><g id="track">{items}</g></svg>'
                                 "</section>")
 
-    conn = Connection(None, "ABCD", 0, "en")
-    catch_up(conn.sent, [board("a", "b", "c", "d", "e")])
-    sent = catch_up(conn.sent, [board("a", "b", "bb", "c", "d", "ee")])
+    shown: dict[str, str] = {}
+    catch_up(shown, [board("a", "b", "c", "d", "e")])
+    sent = catch_up(shown, [board("a", "b", "bb", "c", "d", "ee")])
     assert sent == ('<template id="e" hx-swap-oob="delete"></template>'
                     '<svg><g hx-swap-oob="afterend:#b"><g id="bb"><rect width="80"></rect></g>'
                     '</g></svg>'
                     '<svg><g hx-swap-oob="afterend:#d"><g id="ee"><rect width="80"></rect></g>'
                     '</g></svg>')
-    assert catch_up(conn.sent, [board("b", "a")]).startswith('<section id="board">')  # reordered
+    assert catch_up(shown, [board("b", "a")]).startswith('<section id="board">')  # reordered
     # New items side by side go in together, after an item the page has: an out-of-band
     # target must exist before the message's first edit.
-    conn = Connection(None, "ABCD", 0, "en")
-    catch_up(conn.sent, [board("a", "b", "c", "d", "e")])
-    sent = catch_up(conn.sent, [board("a", "x", "y", "b", "c", "d", "e")])
+    shown = {}
+    catch_up(shown, [board("a", "b", "c", "d", "e")])
+    sent = catch_up(shown, [board("a", "x", "y", "b", "c", "d", "e")])
     assert sent == ('<svg><g hx-swap-oob="afterend:#a"><g id="x"><rect width="40"></rect>'
                     + "<circle></circle>" * 9 + '</g><g id="y"><rect width="40"></rect>'
                     + "<circle></circle>" * 9 + "</g></g></svg>")
 
 
 def test_a_changed_skeleton_sends_the_whole_region():
-    conn = Connection(None, "ABCD", 0, "en")
-    catch_up(conn.sent, [Part.of("r", '<div id="r"><p>one</p><!--i:r--><b id="x">x</b>'
+    shown: dict[str, str] = {}
+    catch_up(shown, [Part.of("r", '<div id="r"><p>one</p><!--i:r--><b id="x">x</b>'
                                       '<!--/i--></div>')])
-    sent = catch_up(conn.sent, [Part.of("r", '<div id="r"><p>two</p><!--i:r--><b id="x">y</b>'
+    sent = catch_up(shown, [Part.of("r", '<div id="r"><p>two</p><!--i:r--><b id="x">y</b>'
                                              '<!--/i--></div>')])
     assert sent == '<div id="r"><p>two</p><b id="x">y</b></div>'
 
@@ -151,25 +153,25 @@ def test_a_change_of_the_regions_own_attributes_alone_sends_its_opening_tag_alon
                                f'<div id="now"><!--i:now--><p id="turn">{turn}</p><!--/i-->'
                                "</div></section>")
 
-    conn = Connection(None, "ABCD", None, "en")
-    catch_up(conn.sent, [head(1, "Ann climbs")])
-    assert catch_up(conn.sent, [head(2, "Ann climbs")]) == (
+    shown: dict[str, str] = {}
+    catch_up(shown, [head(1, "Ann climbs")])
+    assert catch_up(shown, [head(2, "Ann climbs")]) == (
         '<section id="head" data-seq="2" data-status="playing" hx-swap-oob="outerAttributes">'
         "</section>")
-    assert catch_up(conn.sent, [head(3, "Bob climbs")]) == (
+    assert catch_up(shown, [head(3, "Bob climbs")]) == (
         '<section id="head" data-seq="3" data-status="playing" hx-swap-oob="outerAttributes">'
         '</section><p hx-swap-oob="outerMorph" id="turn">Bob climbs</p>')
-    assert catch_up(conn.sent, [head(3, "Bob climbs")]) == ""
+    assert catch_up(shown, [head(3, "Bob climbs")]) == ""
     # An attribute gone is put right by the whole region: a swap of attributes only sets.
     gone = Part.of("head", '<section id="head" data-seq="4" hx-swap-oob="outerMorph">'
                            f'<h1>{"The Climbers " * 20}</h1><div id="now"><!--i:now-->'
                            '<p id="turn">Bob climbs</p><!--/i--></div></section>')
-    assert catch_up(conn.sent, [gone]) == gone.html
+    assert catch_up(shown, [gone]) == gone.html
     # A region without items may have been changed by its page (a refusal dismissed): it
     # is sent whole.
     plain = [Part.of("notice", f'<div id="notice" data-seq="{seq}"></div>') for seq in (1, 2)]
-    catch_up(conn.sent, plain[:1])
-    assert catch_up(conn.sent, plain[1:]) == plain[1].html
+    catch_up(shown, plain[:1])
+    assert catch_up(shown, plain[1:]) == plain[1].html
 
 
 def test_an_items_change_of_its_own_attributes_alone_sends_its_opening_tag_alone():
@@ -183,24 +185,24 @@ def test_an_items_change_of_its_own_attributes_alone_sends_its_opening_tag_alone
         return Part.of("r", f'<div id="r"><ul id="seats">{seats}</ul>'
                             f'<table><tbody id="holders">{rows}</tbody></table></div>')
 
-    conn = Connection(None, "ABCD", None, "en")
-    catch_up(conn.sent, [page(0)])
-    assert catch_up(conn.sent, [page(1)]) == (
+    shown: dict[str, str] = {}
+    catch_up(shown, [page(0)])
+    assert catch_up(shown, [page(1)]) == (
         '<li hx-swap-oob="outerAttributes" id="seat-0" class="seat"></li>'
         '<li hx-swap-oob="outerAttributes" id="seat-1" class="seat turn"></li>'
         '<table><tr hx-swap-oob="outerAttributes" id="holder-0" class=""></tr></table>'
         '<table><tr hx-swap-oob="outerAttributes" id="holder-1" class="turn"></tr></table>')
     # What the item holds changed too: the item is morphed whole.
-    assert catch_up(conn.sent, [page(1, "used")]) == (
+    assert catch_up(shown, [page(1, "used")]) == (
         '<table><tr hx-swap-oob="outerMorph" id="holder-0" class=""><td>Player 1</td>'
         "<td>used</td></tr></table>")
     # An empty element is as short whole as its opening tag alone: it is morphed.
-    conn = Connection(None, "ABCD", None, "en")
+    shown = {}
     blocks = [Part.of("b", f'<div id="b"><p>{"The tower " * 20}</p><!--i:b-->'
                            f'<i id="tb-1" data-b="{at}"></i><!--/i--></div>')
               for at in ("1 2", "3 4")]
-    catch_up(conn.sent, blocks[:1])
-    assert catch_up(conn.sent, blocks[1:]) == (
+    catch_up(shown, blocks[:1])
+    assert catch_up(shown, blocks[1:]) == (
         '<i hx-swap-oob="outerMorph" id="tb-1" data-b="3 4"></i>')
 
 
@@ -209,7 +211,7 @@ def count_sent(table, mover: int, viewers, phone_bytes: list[int],
     """Adds what each viewer but the mover is pushed now: the screen's bytes and the other
     phones'."""
     for conn in viewers:
-        sent = len(catch_up(conn.sent, render_for(table, conn)).encode())
+        sent = len(push_for(table, conn).encode())
         if conn.seat is None:
             screen_bytes.append(sent)
         elif conn.seat != mover:
@@ -444,7 +446,7 @@ def test_the_climbers_early_moves_send_a_waiting_phone_its_budget_not_its_whole_
     viewers.append(Connection(None, table.code, None, "en"))
     with app.app_context():
         for conn in viewers:
-            catch_up(conn.sent, render_for(live, conn))
+            push_for(live, conn)
     phone_bytes: list[int] = []
     screen_bytes: list[int] = []
     for seat in random_moves(app, table, seed=1, count=25):
@@ -464,11 +466,11 @@ def test_the_climbers_question_is_pushed_alone_the_phones_tower_stays(app):
     phones = [Connection(None, table.code, seat, "en") for seat in range(3)]
     with app.app_context():
         for conn in phones:
-            catch_up(conn.sent, render_for(live, conn))
+            push_for(live, conn)
     questions = 0
     for seq, _ in enumerate(random_moves(app, table, seed=3, count=20)):
         for conn in phones:
-            sent = catch_up(conn.sent, render_for(live, conn))
+            sent = push_for(live, conn)
             assert 'id="private"' not in sent, (seq, conn.seat)
             questions += 'id="cl-question"' in sent
     assert questions >= 20  # the mover's phone and the next one's, at the least

@@ -19,8 +19,9 @@ from markupsafe import escape
 
 from companion.live import Connection
 from companion.web.memo import Call, Inputs, RegionMemo, Watched, reading
-from companion.web.regions import regions, render_for
+from companion.web.regions import regions
 from companion.web.services import services
+from support.pushing import render_for
 from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, make_app
 
 BY_GAME = {spec.id: spec for spec in GAMES_UNDER_TEST}

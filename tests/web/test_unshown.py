@@ -11,8 +11,8 @@ import logging
 import pytest
 
 from companion.live import Connection
-from companion.web.regions import render_for
 from companion.web.services import services
+from support.pushing import render_for
 from tests.conftest import ApiTable
 
 pytestmark = pytest.mark.server_errors  # the failures are provoked on purpose

@@ -31,15 +31,15 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.games.base import Game, Move
-from companion.i18n import drawing_in
 from companion.live import Connection
 from companion.tables import Table
 from companion.web.games.spec import GameSpec
 from companion.web.picker import narrow
 from companion.web.record import LOG_PAGE
-from companion.web.regions import log_lines, push_context, render_for
+from companion.web.regions import log_lines
 from companion.web.render import screen_context, viewer_context
 from companion.web.services import services
+from support.pushing import render_for
 from support.reading import addressed, blank_names, shown_text, unreadable
 from tests.conftest import GAMES_UNDER_TEST, ApiTable, bearer, make_app
 from tests.web.test_log_history import lines_of
@@ -207,7 +207,7 @@ class WholeGame:
                          for seat in range(self.players)] + \
                     [Connection(None, self.table.code, None, lang, is_host=True),
                      Connection(None, self.table.code, None, lang)]:
-                with self.app.app_context(), push_context(), drawing_in(lang):
+                with self.app.app_context(), services(self.app).pushes.drawing(lang):
                     context = viewer_context(self.live, conn.seat) if conn.seat is not None \
                         else screen_context(self.live, conn.is_host)
                     context["log"] = self.live.match.log_for(conn.seat)

@@ -59,7 +59,7 @@ class _Tower:
 
 
 def _kept(key: tuple[Any, ...], work: Callable[[], Any]) -> Any:
-    """``work()``, kept under ``key`` in the app's caches (``PushCaches.worked_out``) so
+    """``work()``, kept under ``key`` in the app's caches (``Caches.worked_out``) so
     that the words said of a tower die with the app; outside an app (a script, a test of
     the words alone), worked out afresh."""
     if not has_app_context():

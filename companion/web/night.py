@@ -17,13 +17,15 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from companion.i18n import gettext
+from companion.i18n import current_lang, gettext
 from companion.plays import Play
 from companion.web import exports
 from companion.web.cookies import seat_token
+from companion.web.games.spec import registered
 from companion.web.home import table_tokens
+from companion.web.outcome_words import outcome_reason
 from companion.web.record import log_page, move_page
-from companion.web.render import game_name, outcome_reason, viewer_context
+from companion.web.render import game_name, viewer_context
 from companion.web.responses import refusal_response, tables
 
 bp = Blueprint("night", __name__)
@@ -70,7 +72,7 @@ def shown(play: Play) -> dict[str, Any]:
     return {
         "id": play.id, "code": play.code, "no": play.no, "game": game_name(play.game),
         "time": started.strftime("%H:%M"), "minutes": play.minutes,
-        "why": outcome_reason(play.game, play.reason),
+        "why": outcome_reason(registered()[play.game], play.reason, current_lang()),
         "coloured": any(colours), "bgstats": exports.bgstats_link(play),
         "seats": [{"seat": seat.seat + 1, "players": seat.players, "colour": colours[seat.seat],
                    "score": seat.score, "place": seat.place, "winner": seat.winner,

@@ -22,6 +22,7 @@ from companion.i18n import current_lang
 from companion.tables import SCREEN_SIDES, Table
 from companion.web import unshown
 from companion.web.clauses import clause_page
+from companion.web.games.spec import spec_of
 from companion.web.phone import seat_or_join
 from companion.web.regions import log_lines
 from companion.web.render import viewer_context
@@ -98,11 +99,12 @@ def move_page(table: Table, context: dict[str, Any], number: str) -> Response | 
     if recorded is None:
         return refusal_response("table.not-found")
     game_id, lang = table.row.game, current_lang()
+    spec = spec_of(game_id)
     line = log_lines(table, dict(context, log=[recorded.item], opens_move=None))[0]
     back_to_screen: dict[str, Any] = {} if context["on_phone"] else {"back": "screen"}
     rules: dict[tuple[str, str], dict[str, Any]] = {}
     for rule in recorded.checked:  # clauses of one rule quoting the same sentence: once
-        page = clause_page(game_id, rule, lang)
+        page = clause_page(spec, rule, lang)
         if page is not None:
             rules.setdefault((page["title"], page["quote"] or page["text"]), dict(
                 page, url=url_for("rules.clause", game_id=game_id, rule=rule,

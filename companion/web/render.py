@@ -22,6 +22,7 @@ from companion.tables import SCREEN_SIDES, Table
 from companion.web.clauses import clause_text, clause_title
 from companion.web.games.spec import registered, spec_of
 from companion.web.memo import Call
+from companion.web.outcome_words import outcome_reason, outcome_score
 from companion.web.picker import Pick, anew, back, narrow
 from companion.web.seat_names import free_line, seat_name, seats_then
 from companion.web.services import services
@@ -264,19 +265,6 @@ def last_move_context(table: Table) -> dict[str, Any]:
             "moment": Call(lambda: table.match.moment(seq, None), table.code, seq)}
 
 
-def outcome_reason(game_id: str, reason: str) -> str:
-    """Why a game ended, in the reader's language (the game's seeds, ``[outcome.reasons]``)."""
-    texts = registered()[game_id].seed.get("outcome", {}).get("reasons", {}).get(reason, {})
-    return str(texts.get(current_lang()) or texts.get("en") or "")
-
-
-def outcome_score(game_id: str, score: Any) -> str:
-    """A place's number with what it means ("18 points", "height 7")."""
-    texts = registered()[game_id].seed.get("outcome", {}).get("score", {})
-    text = texts.get(current_lang()) or texts.get("en") or "{score}"
-    return str(text).replace("{score}", str(score))
-
-
 def place_of(outcome: dict[str, Any], seat: int) -> int | None:
     """``seat``'s place in a finished game's ranking (tied seats share the better place)."""
     return places(outcome["ranking"]).get(seat)
@@ -301,11 +289,13 @@ def install_template_globals(app: Flask) -> None:
     """The template globals every page and push uses."""
     app.jinja_env.globals["helpers"] = lambda game_id: registered()[game_id].helpers
     app.jinja_env.globals["rule_text"] = lambda game_id, rule: clause_text(
-        game_id, rule, current_lang())
+        spec_of(game_id), rule, current_lang())
     app.jinja_env.globals["rule_title"] = lambda game_id, rule: clause_title(
-        game_id, rule, current_lang())
-    app.jinja_env.globals["outcome_reason"] = outcome_reason
-    app.jinja_env.globals["outcome_score"] = outcome_score
+        spec_of(game_id), rule, current_lang())
+    app.jinja_env.globals["outcome_reason"] = lambda game_id, reason: outcome_reason(
+        registered()[game_id], reason, current_lang())
+    app.jinja_env.globals["outcome_score"] = lambda game_id, score: outcome_score(
+        registered()[game_id], score, current_lang())
     app.jinja_env.globals["place_of"] = place_of
     app.jinja_env.globals["ordinal"] = ordinal
     app.jinja_env.globals["winner_names"] = winner_names

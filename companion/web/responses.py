@@ -17,6 +17,7 @@ from flask import (
 from companion.i18n import current_lang
 from companion.tables import Table, Tables
 from companion.web.clauses import clause_text
+from companion.web.games.spec import spec_of
 from companion.web.seat_names import seats_named
 from companion.web.services import services
 
@@ -79,7 +80,7 @@ def refusal_body(rule: str, game_id: str = "", **params: Any) -> dict[str, str]:
     table = request_table()
     if waited and table is not None:
         params["turn"] = seats_named(table, waited)
-    return {"rule": rule, "message": clause_text(game_id, rule, current_lang(), params)}
+    return {"rule": rule, "message": clause_text(spec_of(game_id), rule, current_lang(), params)}
 
 
 def refusal_response(rule: str, game_id: str = "", status: int | None = None,

@@ -22,7 +22,7 @@ def show(game_id: str) -> Response | str:
     if spec is None:
         return refusal_response("table.unknown-game", game=game_id[:40])
     lang = current_lang()
-    rules = [clause_page(game_id, rule, lang) for rule in spec.clauses]
+    rules = [clause_page(spec, rule, lang) for rule in spec.clauses]
     return render_template("rules.html", game_id=game_id, game_name=game_name(game_id),
                            rules=rules, options=spec.engine.options(),
                            **_table_context(game_id))
@@ -38,7 +38,7 @@ def clause(game_id: str, rule: str) -> Response | str:
     if rule not in spec.clauses:
         return refusal_response("table.not-found")
     return render_template("rule.html", game_id=game_id, game_name=game_name(game_id),
-                           rule=clause_page(game_id, rule, current_lang()),
+                           rule=clause_page(spec, rule, current_lang()),
                            **_table_context(game_id))
 
 

@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from companion.games.base import has_values
 from companion.web.clauses import clause_text, clause_title
+from companion.web.games import BY_ID
 from companion.web.services import services
 from tests.conftest import ApiTable
 from tests.e2e.phones import WATCH_REQUESTS, quiet, seated_page, tap
@@ -221,8 +222,8 @@ class Walk:
             self.told_to_wait.append(name)
         game, lang = self.position.game, self.position.lang
         with self.live_server["app"].app_context():
-            words = (clause_text("", rule, lang) if rule.startswith("table.")
-                     else RULE_WORDS[lang] + clause_title(game, rule, lang))
+            words = (clause_text(None, rule, lang) if rule.startswith("table.")
+                     else RULE_WORDS[lang] + clause_title(BY_ID[game], rule, lang))
         if rule.startswith("table."):  # the platform's own rule: its words
             assert rule in PLATFORM_ANSWERS, (name, rule)
             expect(notice.locator("p").first).to_have_text(words)

@@ -18,7 +18,7 @@ from companion.tables import Table
 from companion.web.clauses import clause_text
 from companion.web.services import services
 from support.json_walk import objects_in
-from tests.conftest import GAME_IDS, ApiTable, bearer
+from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, bearer
 
 #: Every game under test, each with three seats, so "another seat" exists.
 GAMES = GAME_IDS
@@ -155,8 +155,11 @@ def move_card_ids(move: Any) -> set[int]:
 
 # --- refusals ------------------------------------------------------------------------------
 
+SPECS = {spec.id: spec for spec in GAMES_UNDER_TEST}
+
+
 def message(rule: str, game: str = "", **params: Any) -> str:
-    return clause_text(game, rule, "en", params)
+    return clause_text(SPECS.get(game), rule, "en", params)
 
 
 def assert_api_refusal(response, status: int, rule: str) -> None:

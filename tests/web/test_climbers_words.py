@@ -9,10 +9,12 @@ import re
 from typing import Any
 
 import pytest
+from flask import has_app_context
 
 from companion.games.climbers import Climbers
 from companion.i18n import drawing_in
 from companion.web.clauses import clause_text
+from companion.web.games import BY_ID
 from companion.web.games.climbers import ClimbersHelpers
 from companion.web.games.climbers_words import _neighbour, neighbour, touching
 from companion.web.services import services
@@ -105,13 +107,17 @@ def test_where_a_player_sits_is_kept_and_turns_their_tower(app):
         as_text=True)  # each player's own
 
 
-def test_the_colour_a_way_crosses_is_named_in_the_readers_words(app):
-    """cl.figure.colour-way names the colour crossed in the reader's language."""
-    with app.app_context():
-        assert clause_text("climbers", "cl.figure.colour-way", "fr",
-                           {"colour": "dark-blue"}).startswith("Le chemin passe par du bleu foncé")
-        assert clause_text("climbers", "cl.figure.colour-way", "en",
-                           {"colour": "yellow"}).startswith("The way there crosses yellow")
+def test_the_colour_a_way_crosses_is_named_in_the_readers_words():
+    """cl.figure.colour-way names the colour crossed in the reader's language: words read
+    from the game's seeds alone, with no app or request about."""
+    assert not has_app_context()
+    climbers = BY_ID["climbers"]
+    assert clause_text(climbers, "cl.figure.colour-way", "fr",
+                       {"colour": "dark-blue"}).startswith("Le chemin passe par du bleu foncé")
+    assert clause_text(climbers, "cl.figure.colour-way", "en",
+                       {"colour": "yellow"}).startswith("The way there crosses yellow")
+    assert clause_text(None, "table.too-fast", "fr") == (
+        "Trop de requêtes d’un coup : attendez un instant et réessayez.")
 
 
 def test_words_kept_for_a_tower_are_the_words_of_the_tower_as_it_stands(app):

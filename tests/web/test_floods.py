@@ -42,7 +42,7 @@ def test_a_request_over_its_address_cap_is_refused_in_the_readers_language(clien
                       headers={"Accept-Language": "fr"})
     assert page.status_code == 503
     assert page.headers["Retry-After"] == "10"
-    assert clause_text("", "table.too-many-connections", "fr") in html.unescape(
+    assert clause_text(None, "table.too-many-connections", "fr") in html.unescape(
         page.get_data(as_text=True))
     call = client.get("/api/tables/ABCD/view", environ_base={OVER_CONNECTION_CAP: True})
     assert call.status_code == 503
@@ -101,11 +101,11 @@ def test_a_second_address_joins_and_plays_while_one_address_holds_its_cap_of_soc
         with Held() as held:
             outcomes, refusal = open_sockets(server.port, code, GUEST, seats, cap + 1, held)
             assert outcomes == {"held": cap, 503: 1}
-            assert clause_text("", "table.too-many-connections", "en") in html.unescape(
+            assert clause_text(None, "table.too-many-connections", "en") in html.unescape(
                 refusal)
             page = get_from(server.port, GUEST, "/", "fr")
             assert (page.status, page.getheader("Retry-After")) == (503, "10")
-            assert clause_text("", "table.too-many-connections", "fr") in html.unescape(
+            assert clause_text(None, "table.too-many-connections", "fr") in html.unescape(
                 page.body.decode())
 
             steps = join_and_play(server.port)

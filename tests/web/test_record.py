@@ -132,7 +132,7 @@ def test_this_move_shows_the_stored_table_around_it_and_the_rules_it_was_held_to
         expected: dict[tuple[str, str], str] = {}
         with client.application.app_context():
             for rule in engine.checked(before, entry.mover, shown):
-                clause = clause_page(game, rule, lang)
+                clause = clause_page(services(client.application).games[game], rule, lang)
                 assert clause is not None and clause["quote"]
                 expected.setdefault((clause["title"], clause["quote"]),
                                     f"/rules/{game}/{rule}?table={table.code}")

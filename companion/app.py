@@ -30,16 +30,16 @@ def create_app(overrides: dict[str, Any] | None = None,
         Path(app.instance_path).mkdir(parents=True, exist_ok=True)
         app.config["DATABASE"] = str(Path(app.instance_path) / "companion.sqlite")
 
-    from companion import i18n, web
+    from companion import i18n
     from companion.live import Hub
     from companion.store import Store
     from companion.tables import Retirement, Tables
-    from companion.web import regions
+    from companion.web import assembly, regions
+    from companion.web.buckets import Limits
     from companion.web.caches import Caches
     from companion.web.games import GAMES
     from companion.web.pieces import Pieces
     from companion.web.pushes import Pushes
-    from companion.web.ratelimit import Limits
     from companion.web.services import KEY, Services
 
     registry = {spec.id: spec for spec in (GAMES if games is None else games)}
@@ -60,5 +60,5 @@ def create_app(overrides: dict[str, Any] | None = None,
     app.extensions[KEY] = Services(
         tables=tables, hub=hub, games=registry, limits=Limits.from_config(app.config),
         caches=caches, pieces=Pieces(app.jinja_env), pushes=pushes)
-    web.init_app(app)
+    assembly.init_app(app)
     return app

@@ -42,6 +42,7 @@ def test_the_layers_are_kept():
     ("games/skyrunner/rules.py", "import flask"),
     ("games/skyrunner/rules.py", "from companion.games.climbers import geometry"),
     ("live.py", "from companion.web import render"),
+    ("web/services.py", "from companion.web.regions import regions"),
 ])
 def test_an_arrow_that_runs_back_up_breaks_the_contract(tmp_path, module, line):
     tree = copy_of_the_package(tmp_path)

@@ -8,7 +8,6 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.tables import NAME_MAX, Table, TableError
 from companion.web import exports, jsonread
-from companion.web.games.spec import spec_of
 from companion.web.jsonread import Unreadable
 from companion.web.render import join_url
 from companion.web.responses import (
@@ -18,6 +17,7 @@ from companion.web.responses import (
     table_or_404,
     tables,
 )
+from companion.web.services import spec_of
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

@@ -28,10 +28,10 @@ from xml.etree import ElementTree
 
 from companion.i18n import gettext
 from companion.plays import Play
-from companion.web.games.spec import registered
 from companion.web.render import game_name
 from companion.web.responses import tables
 from companion.web.seat_names import seat_colour
+from companion.web.services import registered
 
 #: Where the plays say they were played, and who made the file.
 LOCATION = SOURCE = "Table Companion"

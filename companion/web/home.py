@@ -8,8 +8,8 @@ from werkzeug.wrappers import Response
 from companion.i18n import current_lang
 from companion.tables import TableError
 from companion.web.cookies import host_cookie, set_secret_cookie
-from companion.web.games.spec import registered, spec_of
 from companion.web.responses import refusal_response, tables
+from companion.web.services import registered, spec_of
 
 bp = Blueprint("home", __name__)
 

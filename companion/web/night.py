@@ -21,12 +21,12 @@ from companion.i18n import current_lang, gettext
 from companion.plays import Play
 from companion.web import exports
 from companion.web.cookies import seat_token
-from companion.web.games.spec import registered
 from companion.web.home import table_tokens
 from companion.web.outcome_words import outcome_reason
 from companion.web.record import log_page, move_page
 from companion.web.render import game_name, viewer_context
 from companion.web.responses import refusal_response, tables
+from companion.web.services import registered
 
 bp = Blueprint("night", __name__)
 

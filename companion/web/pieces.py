@@ -22,7 +22,6 @@ from markupsafe import Markup
 from companion.i18n import current_lang
 from companion.lru import LRU
 from companion.web.memo import PER_REQUEST, canonical, reading
-from companion.web.services import services
 
 #: Pieces kept, the least recently used dropped first: a few tables' boards and hands in
 #: every language in use.
@@ -80,8 +79,8 @@ class Pieces:
         self._checked.add((template, given))
 
 
-def install(app: Flask) -> None:
-    """``piece(template, **arguments)`` for templates (see ``Pieces.draw``)."""
-    pieces = services(app).pieces
+def install(app: Flask, pieces: Pieces) -> None:
+    """``piece(template, **arguments)`` for templates, drawn by ``pieces`` (see
+    ``Pieces.draw``)."""
     app.jinja_env.globals["piece"] = lambda template, **arguments: pieces.draw(template,
                                                                                 arguments)

@@ -22,12 +22,12 @@ from companion.i18n import current_lang
 from companion.tables import SCREEN_SIDES, Table
 from companion.web import unshown
 from companion.web.clauses import clause_page
-from companion.web.games.spec import spec_of
 from companion.web.phone import seat_or_join
 from companion.web.regions import log_lines
 from companion.web.render import viewer_context
 from companion.web.responses import refusal_response, table_or_404
 from companion.web.screen import is_host
+from companion.web.services import spec_of
 
 bp = Blueprint("record", __name__)
 

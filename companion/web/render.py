@@ -20,12 +20,11 @@ from companion.network import JoinHost, join_host
 from companion.plays import places
 from companion.tables import SCREEN_SIDES, Table
 from companion.web.clauses import clause_text, clause_title
-from companion.web.games.spec import registered, spec_of
 from companion.web.memo import Call
 from companion.web.outcome_words import outcome_reason, outcome_score
 from companion.web.picker import Pick, anew, back, narrow
 from companion.web.seat_names import free_line, seat_name, seats_then
-from companion.web.services import services
+from companion.web.services import registered, services, spec_of
 
 SEAT_COLOURS = ("#e4572e", "#2e86ab", "#f3a712", "#7b2cbf", "#29bf12", "#d81159")
 LOG_TAIL = 12

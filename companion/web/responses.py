@@ -17,9 +17,8 @@ from flask import (
 from companion.i18n import current_lang
 from companion.tables import Table, Tables
 from companion.web.clauses import clause_text
-from companion.web.games.spec import spec_of
 from companion.web.seat_names import seats_named
-from companion.web.services import services
+from companion.web.services import services, spec_of
 
 
 def tables() -> Tables:

@@ -9,9 +9,9 @@ from flask import Blueprint, Response, render_template, request, url_for
 
 from companion.i18n import current_lang
 from companion.web.clauses import clause_page
-from companion.web.games.spec import spec_of
 from companion.web.render import game_name
 from companion.web.responses import refusal_response, tables
+from companion.web.services import spec_of
 
 bp = Blueprint("rules", __name__)
 

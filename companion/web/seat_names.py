@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.i18n import gettext, listed
 from companion.tables import Table
-from companion.web.games.spec import registered
+from companion.web.services import registered
 
 
 def seat_colour(game_id: str, view: Mapping[str, Any] | None, seat: int) -> str | None:

@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 import pytest
 from flask import url_for
 
-from companion.web.ratelimit import RateLimiter
+from companion.web.buckets import RateLimiter
 from companion.web.services import services
 from tests.conftest import ApiTable, bearer, make_app
 

@@ -16,7 +16,6 @@ from typing import Any
 
 from companion.games.base import Game
 from companion.paths import SEEDS, TEMPLATES
-from companion.web.services import services
 
 #: The partials every game provides under its template folder (``your_turn.html`` is
 #: optional: the platform's own is used when a game has none).
@@ -90,13 +89,3 @@ class GameSpec:
         """The game's rule clauses by id: ``{"en", "fr", "source", "decision"?, ...}``."""
         return {clause["id"]: clause for clause in self.seed.get("clause", [])}
 
-
-def registered() -> Mapping[str, GameSpec]:
-    """The current app's games by id, in the order the home page offers them."""
-    games: Mapping[str, GameSpec] = services().games
-    return games
-
-
-def spec_of(game_id: Any) -> GameSpec | None:
-    """The registered game called ``game_id``, or None (any value: it may come from a URL)."""
-    return registered().get(game_id) if isinstance(game_id, str) else None

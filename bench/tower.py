@@ -1,4 +1,4 @@
-"""How long after a push Chromium shows The Climbers' tower drawn again (static/js/tower.js).
+"""How long after a push Chromium shows The Climbers' tower drawn again (static/js/tower/).
 
 Run: .venv/bin/python bench/tower.py [--moves N] [--picks N] [--breakdown]
         [--save-traces DIR] [--invalidations]
@@ -55,6 +55,9 @@ from support.browser import CHROMIUM_FLAGS, PHONE  # noqa: E402
 from support.cl_strategy import choose  # noqa: E402
 
 NAMES = ("Ana", "Ben", "Chloé")
+#: The tower's entry module (static/js/tower/views.js), whose listeners draw the views: its
+#: script time in a frame, as ``script_file`` names it, is a drawing.
+DRAWING_SCRIPT = "  in views.js"
 #: In every page before its scripts: when each push arrived, when each answer to a request
 #: was about to be swapped in, when each tower view changed, and every frame shown.
 WATCH = """(() => {
@@ -217,9 +220,9 @@ def script_file(event: dict[str, Any]) -> Counter[str]:
 
 def by_step(works: list[tuple[float, Counter[str]]]) -> dict[str, list[float]]:
     """The phone's frames of a push by what they do: the push swapped in (a frame that
-    parses HTML, followed by a drawing), the tower drawn again (tower.js's script), and the
+    parses HTML, followed by a drawing), the tower drawn again (views.js's script), and the
     heaviest other frame before the next push's (the seats and log swapped later)."""
-    drawing = [any(k.startswith("  in tower.js") and v > 1 for k, v in spent.items())
+    drawing = [any(k.startswith(DRAWING_SCRIPT) and v > 1 for k, v in spent.items())
                for _, spent in works]
     swaps = {i for i, (_, spent) in enumerate(works[:-1])
              if spent.get("parse HTML", 0) > 0 and not drawing[i] and drawing[i + 1]}

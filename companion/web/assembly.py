@@ -15,6 +15,7 @@ from companion.web import (
     home,
     host_links,
     join,
+    modules,
     night,
     phone,
     pieces,
@@ -40,6 +41,7 @@ def init_app(app: Flask) -> None:
                    rules, api, sockets):
         app.register_blueprint(module.bp)
     assets.init_app(app)
+    modules.init_app(app)
     install_template_globals(app)
     regions.install(app)
     pieces.install(app, services(app).pieces)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, g, request
 from werkzeug.exceptions import HTTPException
 
 from companion.config import OVER_CONNECTION_CAP
@@ -12,12 +14,29 @@ from companion.web.hosts import host_allowed
 from companion.web.responses import refusal_response
 
 #: ``media-src data:``: the video that keeps a phone awake over plain http (NoSleep's) is
-#: carried in its script as data URIs.
+#: carried in its script as data URIs. A page that carries an import map allows it by its
+#: hash (``policy``).
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "media-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; "
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
+
+
+def allow_inline_script(text: str) -> None:
+    """Let the page being made run the inline script ``text`` (an import map: see
+    ``modules.py``), and no other: its policy names that script by its SHA-256."""
+    digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+    g.setdefault("script_hashes", {})[f"'sha256-{digest}'"] = None
+
+
+def policy() -> str:
+    """The page's Content-Security-Policy: ``CSP``, with the inline scripts it allows."""
+    hashes = g.get("script_hashes")
+    if not hashes:
+        return CSP
+    return CSP.replace("script-src 'self'", " ".join(["script-src 'self'", *hashes]), 1)
+
 
 #: HTTP status → the platform clause that explains it.
 STATUS_RULES = {
@@ -95,7 +114,7 @@ def check_request() -> Response | None:
 def set_headers(response: Response) -> Response:
     response.headers["X-Content-Type-Options"] = "nosniff"
     if response.mimetype not in SUBRESOURCES:
-        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("Content-Security-Policy", policy())
         response.headers["Referrer-Policy"] = "same-origin"
         response.headers["X-Frame-Options"] = "DENY"
     if response.mimetype == "text/html" or request.path.startswith("/api/"):

@@ -151,7 +151,8 @@ def test_a_push_redraws_only_what_it_changed_on_the_phone(browser, live_server):
     seat, moves = table.seat_to_move()
     page = seated_page(browser, live_server["base"], table, seat)
     expect(page.locator("#cl-v-me g.cl-b.lit").first).to_be_attached()
-    page.wait_for_function("() => window.clTowerMore")  # fetched after the first drawing
+    # more.js, fetched after the first drawing, has drawn the tower again with its mark
+    expect(page.locator("#cl-v-me .cl-side")).to_have_count(1)
     page.evaluate("""() => { window.keptTower = document.getElementById("cl-v-me");
       for (const g of document.querySelectorAll("#cl-v-me g.cl-b")) g.dataset.kept = "1"; }""")
     lit_before = page.get_attribute("#cl-ask", "data-lit")
@@ -212,7 +213,7 @@ def test_a_push_shows_the_turn_then_draws_the_tower_then_writes_the_log(
 
 def test_a_keyboard_player_keeps_the_focus_when_the_late_script_draws_the_tower_again(
         browser: Browser, live_server):
-    """tower-more.js comes after the first drawing and draws the tower again (with the
+    """more.js comes after the first drawing and draws the tower again (with the
     screen's mark): a lit top that had the keyboard's focus still has it, on its new node."""
     table = built_table(live_server)
     seat, _ = table.seat_to_move()
@@ -220,16 +221,15 @@ def test_a_keyboard_player_keeps_the_focus_when_the_late_script_draws_the_tower_
     context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[seat],
                           "url": live_server["base"]}])
     held = []
-    context.route("**/tower-more.js*", lambda route: held.append(route))
+    context.route("**/js/tower/more.js*", lambda route: held.append(route))
     page = context.new_page()
     page.goto(f"{live_server['base']}/t/{table.code}/play", wait_until="domcontentloaded")
     top = page.locator("#cl-v-me .cl-reach[tabindex]").first
     top.focus()
     square = top.get_attribute("data-square")
     page.evaluate("() => { window.keptTop = document.activeElement; }")
-    assert held, "tower-more.js was not asked for"
+    assert held, "more.js was not asked for"
     held[0].continue_()
-    page.wait_for_function(
-        "() => window.clTowerMore && document.querySelector('#cl-v-me .cl-side')")
+    page.wait_for_function("() => document.querySelector('#cl-v-me .cl-side')")
     assert page.evaluate("""() => [document.activeElement !== window.keptTop,
                                    document.activeElement.dataset.square]""") == [True, square]

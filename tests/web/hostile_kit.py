@@ -3,6 +3,8 @@ phones holding cookies, snapshots of a table, and readers for what a page or a v
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import json
 import random
@@ -187,18 +189,28 @@ def api_log(client: FlaskClient, code: str, token: str | None) -> list[dict[str,
 
 # --- what an HTML page may contain under the CSP ------------------------------------------
 
-class InlineFinder(HTMLParser):
-    """Every inline script, event handler, style attribute and style element of a page."""
+def script_hash(text: str) -> str:
+    """How a policy names the inline script ``text``: its SHA-256, in base64."""
+    return f"'sha256-{base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()}'"
 
-    def __init__(self) -> None:
+
+class InlineFinder(HTMLParser):
+    """Every inline script, event handler, style attribute and style element of a page; an
+    import map only where ``policy`` names it by its hash."""
+
+    def __init__(self, policy: str) -> None:
         super().__init__(convert_charrefs=True)
         self.problems: list[str] = []
+        self._policy = policy
         self._in_script = False
+        self._import_map: str | None = None  # the text of the import map being read
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         names = {name.lower(): value for name, value in attrs}
         if tag == "script":
-            if not names.get("src"):
+            if names.get("type") == "importmap" and not names.get("src"):
+                self._import_map = ""
+            elif not names.get("src"):
                 self.problems.append("inline <script>")
             self._in_script = bool(names.get("src"))
         if tag == "style":
@@ -219,16 +231,24 @@ class InlineFinder(HTMLParser):
             self._in_script = False
 
     def handle_endtag(self, tag: str) -> None:
-        if tag == "script":
-            self._in_script = False
+        if tag != "script":
+            return
+        self._in_script = False
+        if self._import_map is not None and f" {script_hash(self._import_map)}" not in self._policy:
+            self.problems.append("an import map the policy does not name")
+        self._import_map = None
 
     def handle_data(self, data: str) -> None:
-        if self._in_script and data.strip():
+        if self._import_map is not None:
+            self._import_map += data
+        elif self._in_script and data.strip():
             self.problems.append("a <script src> with a body")
 
 
-def inline_problems(page: str) -> list[str]:
-    finder = InlineFinder()
+def inline_problems(page: str, policy: str = "") -> list[str]:
+    """What ``page`` carries inline that its ``policy`` (its Content-Security-Policy) does
+    not allow."""
+    finder = InlineFinder(policy)
     finder.feed(page)
     finder.close()
     return finder.problems

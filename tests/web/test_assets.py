@@ -3,6 +3,7 @@ phone's first load of its game page stays small; no page asks for a file that is
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import re
@@ -106,6 +107,57 @@ def test_an_asset_changed_on_disk_gets_a_new_url(app, tmp_path):
         first = asset_url("a.css")
         (tmp_path / "a.css").write_text("p { color: blue; }")
         assert asset_url("a.css") != first
+
+
+TOWER = STATIC / "js" / "tower"
+IMPORT_MAP = re.compile(r'<script type="importmap">(.*?)</script>')
+
+
+def test_the_towers_modules_come_under_their_hashed_urls(app):
+    """The Climbers' page maps each module of the tower from its plain URL (what a relative
+    import names) to its hashed one, cached for a year, in an import map its policy names;
+    it preloads the modules of the first drawing; the rest come after it, by ``import()``."""
+    phone, code = seated_phone(app, "climbers")
+    response = phone.get(f"/t/{code}/play")
+    html = response.get_data(as_text=True)
+    found = IMPORT_MAP.search(html)
+    assert found is not None
+    digest = base64.b64encode(hashlib.sha256(found.group(1).encode()).digest()).decode()
+    assert f"script-src 'self' 'sha256-{digest}';" in response.headers["Content-Security-Policy"]
+    imports = json.loads(found.group(1))["imports"]
+    assert sorted(imports) == sorted(f"/static/js/tower/{p.name}" for p in TOWER.glob("*.js"))
+    for plain, hashed in imports.items():
+        content = (STATIC / plain.removeprefix("/static/")).read_bytes()
+        assert hashed == f"{plain}?v={hashlib.sha256(content).hexdigest()[:12]}"
+        cached = phone.get(hashed).headers["Cache-Control"]
+        assert cached == "public, max-age=31536000, immutable", plain
+    entry = re.findall(r'<script type="module" src="([^"]+)"></script>', html)
+    assert entry == [imports["/static/js/tower/views.js"]]
+    preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
+    assert preloaded and set(preloaded) <= set(imports.values())
+    named = {url.split("?")[0].rsplit("/", 1)[1] for url in ASSET.findall(html)}
+    assert {"views.js", "projection.js", "paint.js"} <= named
+    assert not {"more.js", "zoom.js", "gestures.js", "taps.js"} & named
+
+
+def test_a_module_changed_on_disk_gets_a_new_url_in_the_import_map(app, tmp_path):
+    app.static_folder = str(tmp_path)
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "a.js").write_text('import {b} from "./b.js";\nimport("./d.js");\n')
+    (tmp_path / "m" / "b.js").write_text('import {\n  c,\n} from "./c.js";\nexport const b = c;\n')
+    (tmp_path / "m" / "c.js").write_text("export const c = 1;\n")
+    (tmp_path / "m" / "d.js").write_text("export const d = 1;\n")
+    with app.test_request_context("/"):
+        from companion.web.assets import asset_url
+        from companion.web.modules import import_map, module_preloads
+
+        assert module_preloads("m/a.js") == [asset_url("m/b.js"), asset_url("m/c.js")]
+        first = json.loads(import_map("m"))["imports"]
+        assert sorted(first) == [f"/static/m/{name}.js" for name in "abcd"]
+        (tmp_path / "m" / "c.js").write_text("export const c = 2;\n")
+        again = json.loads(import_map("m"))["imports"]
+    assert again["/static/m/c.js"] != first["/static/m/c.js"]
+    assert again["/static/m/a.js"] == first["/static/m/a.js"]
 
 
 def test_the_favicon_is_served(client):

@@ -32,8 +32,8 @@ def test_the_simulation_finds_the_old_red_green_confusion():
 
 
 def tower_fills() -> dict[str, str]:
-    """The colours static/js/tower.js paints The Climbers' blocks and figures with."""
-    script = (STATIC / "js" / "tower.js").read_text(encoding="utf-8")
+    """The colours static/js/tower/paint.js paints The Climbers' blocks and figures with."""
+    script = (STATIC / "js" / "tower" / "paint.js").read_text(encoding="utf-8")
     found = re.search(r"const FILL = (\{.*?\});", script, re.S)
     assert found is not None
     return json.loads(re.sub(r'([{,]\s*)([a-z]+):', r'\1"\2":', found.group(1)))

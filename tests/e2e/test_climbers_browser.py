@@ -29,7 +29,7 @@ from tests.e2e.phones import (
 from tests.e2e.playing import play
 from tests.e2e.tower_taps import choose_lit_block, tap_seen
 from tests.web.test_climbers_api import LOWER_OR_LADDER, LOWER_OR_LADDER_SEED
-from tests.web.test_palette import tower_fills
+from tests.web.test_palette import climbers_colours
 
 pytestmark = pytest.mark.e2e
 NAMES = ("Ana", "Ben")
@@ -346,7 +346,7 @@ def test_the_screen_draws_the_state_large_with_the_phones_figure_letters(browser
       return Math.max(...s.map(r => r.bottom)) - Math.min(...s.map(r => r.top));
     }""")
     assert drawn >= 0.6 * 1080, drawn
-    fills = tower_fills()
+    fills = climbers_colours()
     tops = screen.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
       '#cl-v-main g.cl-b')].map(g => [g.dataset.block,
       g.querySelector('[data-face=top]').getAttribute('fill')]))""")
@@ -422,7 +422,7 @@ def test_a_figure_on_its_own_colour_shows_and_seats_wear_the_figures_colours(bro
     join = browser.new_context(**PHONE).new_page()
     join.goto(f"{base}/j/{table.code}")
     swatch = join.locator(".swatch[data-colour='1']").first
-    dark_blue = rgb(tower_fills()["dark-blue"])
+    dark_blue = rgb(climbers_colours()["dark-blue"])
     assert swatch.evaluate("e => getComputedStyle(e).backgroundColor") == dark_blue
 
 

@@ -3,9 +3,6 @@ numbers in docs/accessibility.md are the script's."""
 
 from __future__ import annotations
 
-import json
-import re
-
 from companion.paths import STATIC
 from support import palette
 
@@ -31,19 +28,34 @@ def test_the_simulation_finds_the_old_red_green_confusion():
     assert closest["normal"][0] > 25
 
 
-def tower_fills() -> dict[str, str]:
-    """The colours static/js/tower/paint.js paints The Climbers' blocks and figures with."""
-    script = (STATIC / "js" / "tower" / "paint.js").read_text(encoding="utf-8")
-    found = re.search(r"const FILL = (\{.*?\});", script, re.S)
-    assert found is not None
-    return json.loads(re.sub(r'([{,]\s*)([a-z]+):', r'\1"\2":', found.group(1)))
+TOWER = STATIC / "js" / "tower"
+#: The Climbers' colours by the names the tower's records give them.
+CLIMBERS = ("red", "yellow", "dark-blue", "light-blue", "violet", "grey")
 
 
-def test_the_towers_are_drawn_in_the_css_colours():
+def climbers_colours() -> dict[str, str]:
+    """The colours The Climbers' blocks and figures are painted in: the stylesheet's
+    ``--cl-<colour>``, which static/js/tower/paint.js reads (its only colour table)."""
     root = palette.root_colours(CSS)
-    fills = tower_fills()
-    assert len(fills) == 6
-    assert {name: root[f"--cl-{name}"] for name in fills} == fills
+    return {name: root[f"--cl-{name}"] for name in CLIMBERS}
+
+
+def test_the_tower_has_no_colour_table_of_its_own():
+    """The tower's modules paint with the stylesheet's colours: none of them is written
+    in a script, and the painting reads the stylesheet's custom properties."""
+    scripts = {path.name: path.read_text(encoding="utf-8").lower() for path in TOWER.glob("*.js")}
+    assert "paint.js" in scripts and "getpropertyvalue(`--cl-${name}`)" in scripts["paint.js"]
+    for colour in climbers_colours().values():
+        assert not [name for name, text in scripts.items() if colour in text], colour
+
+
+def test_the_tower_prints_each_letter_in_the_ink_the_palette_checks():
+    """paint.js prints a colour's letter in white or #111, whichever contrasts more: the
+    same light or dark ink as the palette's contrast check has for that colour."""
+    inks = {prop: ink for _, prop, ink in palette.GAMES["The Climbers"]}
+    for name, colour in climbers_colours().items():
+        white = palette.contrast(colour, "#ffffff") > palette.contrast(colour, "#111111")
+        assert white == (inks[f"--cl-{name}"] == "#ffffff"), name
 
 
 def test_the_docs_give_the_scripts_numbers():

@@ -1,5 +1,6 @@
 // The tower painted into an <svg>: the blocks face by face in the painter's order, each
 // face a <polygon> in its block's <g data-block>, then the lit tops, ladders and figures.
+// The colours are the stylesheet's --cl-<colour> (companion.css), read once.
 import {UNIT, camera, grow, meets, outline, paintOrder} from "./projection.js";
 
 export const NS = "http://www.w3.org/2000/svg";
@@ -7,16 +8,40 @@ const WHITE = "#fff";
 const BLACK = "#111";
 
 // --- the colours ---------------------------------------------------------------------
-const FILL = {red: "#d62828", yellow: "#f4c20d", "dark-blue": "#1d3557",
-              "light-blue": "#8ecae6", violet: "#7b2cbf", grey: "#9e9e9e"};
-const DARK = new Set(["red", "dark-blue", "violet"]);
-const fill = (name) => FILL[name] || "";
-const ink = (name) => (DARK.has(name) ? WHITE : BLACK);
+const fills = new Map();
+const inks = new Map();
+const shades = new Map();
+
+// The colour ``name`` paints with, as the stylesheet gives it ("#rrggbb"; "" for none).
+function fill(name) {
+  if (!fills.has(name)) {
+    const said = getComputedStyle(document.documentElement).getPropertyValue(`--cl-${name}`);
+    fills.set(name, said.trim());
+  }
+  return fills.get(name);
+}
 
 const channels = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
 
+// WCAG's relative luminance of a "#rrggbb" colour.
+function luminance(hex) {
+  const [r, g, b] = channels(hex).map((c) => {
+    const s = c / 255;
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+// The ink a letter is printed in on ``name``: white or near-black, whichever contrasts more.
+function ink(name) {
+  if (!inks.has(name)) {
+    const on = luminance(fill(name)) + 0.05;
+    inks.set(name, 1.05 / on > on / (luminance("#111111") + 0.05) ? WHITE : BLACK);
+  }
+  return inks.get(name);
+}
+
 // A face's colour, darkened by ``factor`` for its side (an unknown colour: grey).
-const shades = new Map();
 function shade(name, factor) {
   const key = name + factor;
   if (!shades.has(key)) {

@@ -126,6 +126,15 @@ class ApiTable:
         self.tokens: dict[int, str] = {}
         self.players = players
 
+    @classmethod
+    def started(cls, client: FlaskClient, game: str = "seventh-heaven", players: int = 4,
+                seed: int = 7, options: dict[str, Any] | None = None,
+                first_seat: int = 0) -> ApiTable:
+        """A table of ``game`` whose every seat is taken and whose match has begun."""
+        table = cls(client, game, players, seed, options).join_all()
+        table.start(first_seat)
+        return table
+
     def join_all(self, names: tuple[str, ...] = ("Ana", "Ben", "Chloé", "Dev", "Eli", "Fay")):
         for seat in range(self.players):
             response = self.client.post(f"/api/tables/{self.code}/seats",

@@ -56,8 +56,7 @@ def screen_page(browser: Browser, base: str, table: ApiTable, lang: str) -> Page
 
 def started(live_server: dict[str, Any], game: str) -> ApiTable:
     players, moves = GAMES[game]
-    table = ApiTable(live_server["app"].test_client(), game, players, seed=5).join_all()
-    table.start()
+    table = ApiTable.started(live_server["app"].test_client(), game, players, seed=5)
     table.finish_building()
     play(table, game, moves)
     return table

@@ -38,8 +38,7 @@ def answered(page: Page, text: str, rule: str, game: str) -> None:
 
 def test_a_dimmed_card_at_the_bottom_of_the_hand_is_answered_in_view(browser, live_server):
     app, base = live_server["app"], live_server["base"]
-    table = ApiTable(app.test_client(), game="seventh-heaven", players=4, seed=8).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game="seventh-heaven", players=4, seed=8)
     page = seated_page(browser, base, table, 0)
     dimmed = page.locator("#private .cardbtn.dimmed")
     assert dimmed.count() >= 1
@@ -54,8 +53,7 @@ def test_a_dimmed_card_at_the_bottom_of_the_hand_is_answered_in_view(browser, li
 
 def test_a_skyrunner_card_that_cannot_be_chosen_says_why(browser, live_server):
     app, base = live_server["app"], live_server["base"]
-    table = ApiTable(app.test_client(), game="skyrunner", players=3, seed=4).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game="skyrunner", players=3, seed=4)
     page = seated_page(browser, base, table, 1)
     dimmed = page.locator("#private .cardbtn.dimmed")
     assert dimmed.count() >= 1
@@ -66,8 +64,7 @@ def test_a_skyrunner_card_that_cannot_be_chosen_says_why(browser, live_server):
 
 def test_a_greyed_block_of_the_climbers_tower_says_why(browser, live_server):
     app, base = live_server["app"], live_server["base"]
-    table = ApiTable(app.test_client(), game="climbers", players=3, seed=2).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game="climbers", players=3, seed=2)
     table.finish_building()
     seat, moves = table.seat_to_move()
     assert any(move["type"] == "block" for move in moves)
@@ -98,8 +95,7 @@ def test_a_greyed_block_of_the_climbers_tower_says_why(browser, live_server):
 def test_a_full_hand_and_the_move_it_asks_for_fit_the_screen(browser, live_server, game,
                                                               players):
     app, base = live_server["app"], live_server["base"]
-    table = ApiTable(app.test_client(), game=game, players=players, seed=5).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game=game, players=players, seed=5)
     page = seated_page(browser, base, table, 0)
     hand = page.locator("#private .cardbtn")
     assert hand.count() >= 10

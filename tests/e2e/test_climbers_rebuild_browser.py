@@ -55,8 +55,7 @@ def mid_game(app, table: ApiTable) -> None:
 
 def test_a_mid_game_tower_is_rebuilt_step_by_step_from_every_side(browser, live_server):
     app, base = live_server["app"], live_server["base"]
-    table = ApiTable(app.test_client(), game="climbers", players=PLAYERS, seed=SEED).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game="climbers", players=PLAYERS, seed=SEED)
     assert table.post_move(0, {"type": "built"}).status_code == 200
     mid_game(app, table)
     view = table.view()["view"]
@@ -121,8 +120,7 @@ def test_a_rebuild_led_from_a_phone_is_the_whole_tables_until_the_tower_stands(
     follows the leader's, the other phone says the tower is being rebuilt and no move is
     taken; the leader's "The tower stands again" brings everyone back to the same turn."""
     app, base = live_server["app"], live_server["base"]
-    table = ApiTable(app.test_client(), game="climbers", players=3, seed=SEED).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game="climbers", players=3, seed=SEED)
     assert table.post_move(0, {"type": "built"}).status_code == 200
     before = table.view()["view"]
     screen = host_screen(browser, base, table)

@@ -218,8 +218,7 @@ PANEL = """() => {
 def test_the_panel_leaves_the_hand_in_view_in_the_busiest_question(
         browser: Browser, live_server, game: str, played: int, seat: int, key: str,
         pick: dict[str, Any]):
-    table = ApiTable(live_server["app"].test_client(), game=game, players=4, seed=5).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(live_server["app"].test_client(), game=game, players=4, seed=5)
     rng = random.Random(5)
     live = services(live_server["app"]).tables.get(table.code)
     for _ in range(played):

@@ -18,8 +18,7 @@ from tests.conftest import GAME_IDS, ApiTable
 def test_a_half_made_choice_survives_the_first_push_another_push_and_a_reload(browser,
                                                                               live_server):
     app, base = live_server["app"], live_server["base"]
-    table = ApiTable(app.test_client(), players=3, seed=7).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), players=3, seed=7)
     context = browser.new_context(**PHONE)
     context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[0],
                           "url": base}])
@@ -95,8 +94,7 @@ def test_after_pushes_the_page_is_what_a_fresh_page_shows(browser, live_server, 
     what they would show when loaded afresh."""
     app, base = live_server["app"], live_server["base"]
     players = 3
-    table = ApiTable(app.test_client(), game=game, players=players, seed=11).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game=game, players=players, seed=11)
     table.finish_building()
     rng = random.Random(5)
     phone_context = browser.new_context(**PHONE)

@@ -298,8 +298,7 @@ def test_each_seat_wears_its_pieces_colour(browser: Browser, live_server, game: 
     every seat's dot is the colour its piece is drawn in."""
     base = live_server["base"]
     players = ENGINES[game].max_players
-    table = ApiTable(live_server["app"].test_client(), game, players, seed=5).join_all()
-    table.start()
+    table = ApiTable.started(live_server["app"].test_client(), game, players, seed=5)
     table.finish_building()
     pieces = PIECE_OF_SEAT[game]
     for page in (screen(browser, base, table, SIZES[0]),
@@ -317,8 +316,7 @@ def test_heuchel_meuchels_seats_wear_no_colour(browser: Browser, live_server):
     """A seat owns no colour in Heuchel & Meuchel (its cards wear their ranks'): no dot of
     a colour beside a name, on the screen or a phone."""
     base = live_server["base"]
-    table = ApiTable(live_server["app"].test_client(), "heuchel-meuchel", 3, seed=5).join_all()
-    table.start()
+    table = ApiTable.started(live_server["app"].test_client(), "heuchel-meuchel", 3, seed=5)
     for page in (screen(browser, base, table, SIZES[0]), seated_page(browser, base, table, 0)):
         expect(page.locator("#seats .seat")).to_have_count(3)
         assert page.locator(".swatch[data-colour]").evaluate_all(

@@ -51,8 +51,7 @@ MEASURE = """() => {
 def test_the_whole_table_fits_the_screen(browser, live_server, game, size):
     app, base = live_server["app"], live_server["base"]
     players = min(4 if game != "climbers" else 3, MOST[game])
-    table = ApiTable(app.test_client(), game=game, players=players, seed=3).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game=game, players=players, seed=3)
     table.play_at_random(14, random.Random(1))
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     page = context.new_page()
@@ -73,8 +72,7 @@ def test_the_last_move_shows_its_rule_line_on_the_screen(browser, live_server):
     """In 7th Heaven's first moves an event space sends a piece on: the screen's newest
     log line says so with its "Why" link, in view."""
     app, base = live_server["app"], live_server["base"]
-    table = ApiTable(app.test_client(), players=3, seed=7).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), players=3, seed=7)
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.goto(f"{base}/t/{table.code}/screen")

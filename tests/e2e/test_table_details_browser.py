@@ -33,8 +33,7 @@ def test_no_phone_page_is_wider_than_the_phone(browser, live_server, game):
 
 def test_each_place_the_climber_can_reach_names_its_lane(browser, live_server):
     app, base = live_server["app"], live_server["base"]
-    table = ApiTable(app.test_client(), game="skyrunner", players=3, seed=2).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game="skyrunner", players=3, seed=2)
     rng = random.Random(2)
     for _ in range(200):  # until a seat is to say where it climbs
         movers = [(seat, moves) for seat in range(3) if (moves := table.moves(seat))]
@@ -61,8 +60,7 @@ def test_each_place_the_climber_can_reach_names_its_lane(browser, live_server):
 @pytest.mark.parametrize("game", ["high-card", "seventh-heaven"])
 def test_the_end_of_a_game_says_why_and_what_the_numbers_are(browser, live_server, game):
     app, base = live_server["app"], live_server["base"]
-    table = ApiTable(app.test_client(), game=game, players=2, seed=5).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game=game, players=2, seed=5)
     table.play_at_random(3000, random.Random(1))
     outcome = table.view()["outcome"]
     assert outcome is not None

@@ -47,9 +47,7 @@ def refused(response, rule: str, status: int = 422) -> None:
 
 
 def started(client, seed: int = SEED) -> ApiTable:
-    table = ApiTable(client, game=GAME, players=2, seed=seed).join_all()
-    table.start(first_seat=0)
-    return table
+    return ApiTable.started(client, game=GAME, players=2, seed=seed)
 
 
 def test_a_seeded_game_is_played_to_the_last_chance(client):
@@ -169,8 +167,7 @@ def test_a_top_out_of_reach_is_refused_with_the_reach_rule(client):
     """A grey top 8 high, beside the table where the figure stands: by the JSON API with any
     ladders named, and tapped on the phone (its tower asks why), the answer is the reach
     rule in the reader's language, not the two ladders set one after the other."""
-    table = ApiTable(client, game=GAME, players=3, seed=SEED).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(client, game=GAME, players=3, seed=SEED)
     table.finish_building()
     view = table.view(0)["view"]
     grey = {b["id"] for b in view["blocks"] if b["top"] == "grey"}

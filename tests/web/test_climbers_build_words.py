@@ -109,8 +109,7 @@ def test_the_second_foundation_and_a_block_on_both(app):
 
 
 def test_a_phone_reads_the_steps_from_its_players_side(app):
-    table = ApiTable(app.test_client(), game="climbers", players=3, seed=21).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game="climbers", players=3, seed=21)
     phone = app.test_client()
     phone.set_cookie(f"seat_{table.code}", table.tokens[2])
     board = phone.get(f"/t/{table.code}/play").get_data(as_text=True)

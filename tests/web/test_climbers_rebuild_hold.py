@@ -13,8 +13,7 @@ GAME, SEED = "climbers", 3
 
 
 def playing(app) -> ApiTable:
-    table = ApiTable(app.test_client(), game=GAME, players=2, seed=SEED).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game=GAME, players=2, seed=SEED)
     assert table.post_move(0, {"type": "built"}).status_code == 200
     return table
 

@@ -115,8 +115,7 @@ def test_every_figure_record_stands_where_the_state_says_with_its_players_letter
 def test_a_block_moves_push_carries_only_the_blocks_it_changed(app):
     """The phones' and the screen's tower, pushed after a block move: the records of the
     block moved (and the one moved before it, no longer outlined), not the tower."""
-    table = ApiTable(app.test_client(), game="climbers", players=3, seed=2).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game="climbers", players=3, seed=2)
     table.finish_building()
     live = services(app).tables.get(table.code)
     with app.app_context():

@@ -58,8 +58,7 @@ def visible_text(page: str) -> str:
 
 
 def test_no_phone_page_or_log_names_a_coordinate(app):
-    table = ApiTable(app.test_client(), game="climbers", players=3, seed=5).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game="climbers", players=3, seed=5)
     rng = random.Random(5)
     phones = []
     for seat in range(3):
@@ -87,8 +86,7 @@ def test_no_phone_page_or_log_names_a_coordinate(app):
 
 
 def test_where_a_player_sits_is_kept_and_turns_their_tower(app):
-    table = ApiTable(app.test_client(), game="climbers", players=3, seed=2).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game="climbers", players=3, seed=2)
     phone = app.test_client()
     phone.set_cookie(f"seat_{table.code}", table.tokens[1])
     first = phone.get(f"/t/{table.code}/play").get_data(as_text=True)

@@ -61,12 +61,10 @@ def test_idle_tables_give_their_codes_back_and_keep_their_games(small, monkeypat
     client = small.test_client()
     clock = [time.time()]
     monkeypatch.setattr(companion.tables, "now", lambda: clock[0])
-    finished = ApiTable(client, game="high-card", players=2, seed=3).join_all()
-    finished.start()
+    finished = ApiTable.started(client, game="high-card", players=2, seed=3)
     play_to_end(finished, random.Random(2))
     lobby = ApiTable(client, game="high-card", players=2)
-    playing = ApiTable(client, game="high-card", players=2).join_all()
-    playing.start()
+    playing = ApiTable.started(client, game="high-card", players=2)
     busy = ApiTable(client, game="high-card", players=2)
     tables = services(small).tables
     assert create(client).status_code == 503

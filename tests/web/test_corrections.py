@@ -42,8 +42,7 @@ CASES = {
 
 def playing(client, game: str) -> ApiTable:
     """A table of ``game`` started, and its case's moves played first (``CASES``)."""
-    table = ApiTable(client, game=game, players=3, seed=7).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(client, game=game, players=3, seed=7)
     for seat, move in CASES[game][1] if game in CASES else ():
         assert table.post_move(seat, move).status_code == 200
     return table

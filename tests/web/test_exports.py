@@ -449,8 +449,7 @@ def test_the_game_over_screens_pushed_are_what_a_fresh_page_draws(tmp_path):
     again only when what it read changed) as a fresh page draws them, in both languages;
     a game played again leaves the new game's screens without them."""
     app = make_app({"DATABASE": str(tmp_path / "over.sqlite"), "RATE_BURST": 1e9})
-    table = ApiTable(app.test_client(), game="skyrunner", players=3, seed=23).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game="skyrunner", players=3, seed=23)
     live = services(app).tables.get(table.code)
     viewers = [Connection(None, table.code, 0, "en"), Connection(None, table.code, 1, "fr"),
                Connection(None, table.code, None, "en"),
@@ -510,8 +509,7 @@ def test_a_retired_table_s_game_stays_on_the_night_s_page_with_its_log(tmp_path,
     clock = [time.time()]
     monkeypatch.setattr(companion.tables, "now", lambda: clock[0])
     client = app.test_client()
-    table = ApiTable(client, game="high-card", players=2, seed=3).join_all()
-    table.start()
+    table = ApiTable.started(client, game="high-card", players=2, seed=3)
     while table.view()["outcome"] is None:
         seat, _, moves = acting(table, "high-card")
         assert table.post_move(seat, moves[0]).status_code == 200

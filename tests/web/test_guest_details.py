@@ -41,8 +41,7 @@ def test_a_configured_name_is_answered(tmp_path):
 
 
 def test_the_home_page_shows_a_finished_game_only_to_its_own_table(client):
-    table = ApiTable(client, game="high-card", players=2, seed=3).join_all()
-    table.start()
+    table = ApiTable.started(client, game="high-card", players=2, seed=3)
     play_to_end(table, random.Random(2))
     names = table.view()["outcome"]["names"]
     stranger = client.get("/").get_data(as_text=True)
@@ -76,8 +75,7 @@ def test_a_seeded_deal_is_refused_unless_allowed(tmp_path):
 
 
 def test_a_seeded_table_says_so_on_every_phone(client):
-    table = ApiTable(client, players=3, seed=42).join_all()
-    table.start()
+    table = ApiTable.started(client, players=3, seed=42)
     for seat in range(3):
         client.set_cookie(f"seat_{table.code}", table.tokens[seat])
         page = client.get(f"/t/{table.code}/play").get_data(as_text=True)

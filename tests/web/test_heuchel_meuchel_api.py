@@ -47,8 +47,7 @@ def own_cards(view: dict[str, Any]) -> set[int]:
 
 
 def test_a_seeded_game_with_favours_and_arrogance_plays_to_its_end(client):
-    table = ApiTable(client, game=GAME, players=3, seed=SEED).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(client, game=GAME, players=3, seed=SEED)
     seconds = arrogance = played = 0
     while table.view()["outcome"] is None:
         found = seat_with_work(table)
@@ -82,8 +81,7 @@ def test_a_seeded_game_with_favours_and_arrogance_plays_to_its_end(client):
 
 
 def test_another_seats_set_up_shows_only_the_start_square_in_the_log(client):
-    table = ApiTable(client, game=GAME, players=3, seed=SEED).join_all()
-    table.start()
+    table = ApiTable.started(client, game=GAME, players=3, seed=SEED)
     assert table.post_move(0, {"type": "column", "column": 2}).status_code == 200
     card = table.view(0)["view"]["hand"][0]
     assert table.post_move(0, {"type": "place", "card": card["id"]}).status_code == 200
@@ -99,8 +97,7 @@ def test_another_seats_set_up_shows_only_the_start_square_in_the_log(client):
 
 
 def test_a_refused_move_names_its_rule_and_changes_nothing(client):
-    table = ApiTable(client, game=GAME, players=3, seed=SEED).join_all()
-    table.start()
+    table = ApiTable.started(client, game=GAME, players=3, seed=SEED)
     while table.view()["view"]["phase"] == "setup":
         seat, moves = seat_with_work(table)
         assert table.post_move(seat, choose(table.view(seat)["view"], moves)).status_code == 200
@@ -125,8 +122,7 @@ def test_a_refused_move_names_its_rule_and_changes_nothing(client):
 
 
 def test_the_mover_takes_back_a_whole_stack_move_but_not_a_take(client):
-    table = ApiTable(client, game=GAME, players=3, seed=SEED).join_all()
-    table.start()
+    table = ApiTable.started(client, game=GAME, players=3, seed=SEED)
     undone = refused = False
     for _ in range(300):
         found = seat_with_work(table)
@@ -206,8 +202,7 @@ def test_options_from_the_home_form_reach_the_rules_page(client):
 def test_random_play_through_the_api_never_errs(client):
     """Any legal move, in any mode, answers 200; the table view never holds a hidden card."""
     for options in ({"die": "app"}, {"deal": "table", "step_ends_move": True}):
-        table = ApiTable(client, game=GAME, players=4, seed=3, options=options).join_all()
-        table.start()
+        table = ApiTable.started(client, game=GAME, players=4, seed=3, options=options)
         rng = random.Random(json.dumps(options))
         physical = list(range(CARD_COUNT))
         rng.shuffle(physical)
@@ -231,8 +226,7 @@ def test_every_effect_shows_in_the_log_with_its_why_line(client):
     """A game to the end: every effect the rules caused is in the API log with its clause,
     and each shows on a seat's phone and on the table screen as a why line linking to the
     rule; the screen's log names no hidden card."""
-    table = ApiTable(client, game=GAME, players=3, seed=SEED).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(client, game=GAME, players=3, seed=SEED)
     while table.view()["outcome"] is None:
         seat, moves = seat_with_work(table)
         assert table.post_move(seat, choose(table.view(seat)["view"], moves)).status_code == 200
@@ -257,8 +251,7 @@ def test_every_effect_shows_in_the_log_with_its_why_line(client):
 def test_a_long_rank_name_is_drawn_whole_in_french(client):
     """« Cracheur de feu » is not cut to « Cracheu. » on the board: the whole name, narrowed
     to the card."""
-    table = ApiTable(client, game=GAME, players=3, seed=SEED).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(client, game=GAME, players=3, seed=SEED)
     client.get("/lang/fr")
     for _ in range(120):
         page = client.get(f"/t/{table.code}/screen").get_data(as_text=True)
@@ -277,8 +270,7 @@ def test_a_long_rank_name_is_drawn_whole_in_french(client):
 def test_a_start_stack_being_built_names_its_top_card(client):
     """Set-up: the phone's start stacks show their top card first, marked, the one that
     'Take back the top card' takes."""
-    table = ApiTable(client, game=GAME, players=3, seed=SEED).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(client, game=GAME, players=3, seed=SEED)
     for _ in range(4):  # the column, then three cards
         moves = table.moves(0)
         assert table.post_move(0, choose(table.view(0)["view"], moves)).status_code == 200

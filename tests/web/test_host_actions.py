@@ -13,8 +13,7 @@ GAME = "high-card"
 
 
 def finished(client) -> ApiTable:
-    table = ApiTable(client, game=GAME, players=2, seed=3).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(client, game=GAME, players=2, seed=3)
     play_to_end(table, random.Random(2))
     return table
 
@@ -38,8 +37,7 @@ def test_only_the_host_reopens_a_finished_game(client):
 
 
 def test_host_actions_open_a_confirmation_first(client):
-    table = ApiTable(client, players=3, seed=7).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(client, players=3, seed=7)
     table.post_move(0, table.moves(0)[0])
     client.set_cookie(f"host_{table.code}", table.host)
     page = client.get(f"/t/{table.code}/screen").get_data(as_text=True)

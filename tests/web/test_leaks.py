@@ -395,8 +395,7 @@ def test_the_views_and_moves_kept_for_the_state_are_each_viewers_own(app, game):
     host taking one back) gives fresh ones."""
     players = min(BY_GAME[game].engine.max_players, 4)
     client = app.test_client()
-    table = ApiTable(client, game=game, players=players, seed=17).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(client, game=game, players=players, seed=17)
     live = services(app).tables.get(table.code)
     rng = random.Random(17)
     for number in range(12):

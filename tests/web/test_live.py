@@ -42,8 +42,7 @@ def receive_until(ws, needle: str, limit: float = 5.0) -> str:
 
 def test_each_socket_gets_its_own_view_on_connect_and_after_a_move(server):
     app, address = server
-    table = ApiTable(app.test_client(), players=3).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), players=3)
     phones = [connect(address, table.code, f"seat_{table.code}={table.tokens[s]}")
               for s in range(3)]
     screen = connect(address, table.code)
@@ -111,8 +110,7 @@ def seat_presence(message: str, seat: int) -> str | None:
 
 def test_a_seat_open_in_two_tabs_is_here_until_both_are_closed(server):
     app, address = server
-    table = ApiTable(app.test_client(), players=3).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), players=3)
     hub = services(app).hub
     cookie = f"seat_{table.code}={table.tokens[1]}"
     tabs = [connect(address, table.code, cookie) for _ in range(2)]

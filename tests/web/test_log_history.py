@@ -91,8 +91,7 @@ def test_a_players_lines_keep_their_name_when_their_seat_changes_hands(app):
 
 
 def test_a_block_taken_back_is_said_where_it_went_in_both_languages(app):
-    table = ApiTable(app.test_client(), game="climbers", players=3, seed=5).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game="climbers", players=3, seed=5)
     table.finish_building()
     seat, moves = table.seat_to_move()
     block = next(move for move in moves if move["type"] == "block")

@@ -245,8 +245,7 @@ def test_every_game_says_why_it_ended_and_what_its_numbers_mean():
 def reach_phase(app, game: str, phase: str) -> tuple[ApiTable, int] | None:
     """A started table of ``game`` played at random until ``phase``, and the seat to act."""
     for seed in range(1, 12):
-        table = ApiTable(app.test_client(), game=game, players=3, seed=seed).join_all()
-        table.start(first_seat=0)
+        table = ApiTable.started(app.test_client(), game=game, players=3, seed=seed)
         live = services(app).tables.get(table.code)
         rng = random.Random(seed)
         for _ in range(300):

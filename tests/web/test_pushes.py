@@ -59,9 +59,7 @@ def receive_until(ws, needle: str) -> str:
 
 
 def seated(app, players: int = 4) -> ApiTable:
-    table = ApiTable(app.test_client(), players=players, seed=7).join_all()
-    table.start(first_seat=0)
-    return table
+    return ApiTable.started(app.test_client(), players=players, seed=7)
 
 
 def test_a_push_carries_only_the_regions_the_move_changed(server):
@@ -367,8 +365,7 @@ def test_a_list_holds_only_its_items(app, game, monkeypatch):
 
     monkeypatch.setattr(Part, "of", staticmethod(keep))
     players = max(3, BY_GAME[game].engine.min_players)
-    table = ApiTable(app.test_client(), game=game, players=players, seed=3).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game=game, players=players, seed=3)
     rng = random.Random(3)
     live = services(app).tables.get(table.code)
     for seq in range(25):
@@ -393,8 +390,7 @@ def test_the_phones_share_one_board_drawn_from_the_public_view(app, game):
     game it is exactly what each seat's own view would draw, so sharing it hides nothing a
     phone showed and shows nothing it did not."""
     players = max(3, BY_GAME[game].engine.min_players)
-    table = ApiTable(app.test_client(), game=game, players=players, seed=5).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game=game, players=players, seed=5)
     rng = random.Random(5)
     live = services(app).tables.get(table.code)
     phones = [Connection(None, table.code, seat, "en") for seat in range(players)]
@@ -417,8 +413,7 @@ def test_the_phones_share_one_board_drawn_from_the_public_view(app, game):
 def test_another_players_move_leaves_a_phones_one_tap_forms_alone(app):
     """Heuchel & Meuchel's set-up: every player places cards at once, each card a one-tap
     form. Another seat placing a card changes nothing in this phone's own region."""
-    table = ApiTable(app.test_client(), game="heuchel-meuchel", players=3, seed=4).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game="heuchel-meuchel", players=3, seed=4)
     for seat in (0, 1):  # both choose a column: their cards become one-tap forms
         table.post_move(seat, next(m for m in table.moves(seat) if m["type"] == "column"))
     live = services(app).tables.get(table.code)
@@ -438,8 +433,7 @@ def test_the_climbers_early_moves_send_a_waiting_phone_its_budget_not_its_whole_
     they change beside the map (who is still on the table, a player's own figure and stone,
     the map's legend) is morphed alone: the median push to a waiting phone stays within
     the issue's 8 KB, the screen's within 16 KB."""
-    table = ApiTable(app.test_client(), game="climbers", players=5, seed=1).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game="climbers", players=5, seed=1)
     table.finish_building()
     live = services(app).tables.get(table.code)
     viewers = [Connection(None, table.code, seat, "en") for seat in range(5)]
@@ -459,8 +453,7 @@ def test_the_climbers_question_is_pushed_alone_the_phones_tower_stays(app):
     """A move changes what each phone is asked (the tops lit, the blocks that may move):
     that question is one list item, morphed alone. The rest of the phone's own region, the
     tower's view with its drawing, is never sent again while the player's side stays."""
-    table = ApiTable(app.test_client(), game="climbers", players=3, seed=3).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game="climbers", players=3, seed=3)
     table.finish_building()
     live = services(app).tables.get(table.code)
     phones = [Connection(None, table.code, seat, "en") for seat in range(3)]
@@ -479,8 +472,7 @@ def test_the_climbers_question_is_pushed_alone_the_phones_tower_stays(app):
 def test_a_phone_is_sent_its_seats_and_log_after_what_a_move_changes_in_sight(app):
     """A push to a phone puts the regions further down its page (the seats, the log) after
     a marker, which the phone swaps in a little later; the table screen's push has none."""
-    table = ApiTable(app.test_client(), game="skyrunner", players=3, seed=5).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game="skyrunner", players=3, seed=5)
     live = services(app).tables.get(table.code)
     phone, screen = (Connection(None, table.code, seat, "en") for seat in (1, None))
     with app.app_context():

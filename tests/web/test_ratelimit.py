@@ -28,8 +28,7 @@ def test_a_burst_is_cut_and_the_bucket_refills():
 
 def test_a_runaway_client_gets_429_and_the_table_is_unchanged(tmp_path):
     client = make_app({"DATABASE": str(tmp_path / "rate.sqlite")}).test_client()
-    table = ApiTable(client, players=2).join_all()
-    table.start()
+    table = ApiTable.started(client, players=2)
     before = table.view()
     statuses = {client.post(f"/api/tables/{table.code}/undo",
                             headers=bearer(table.tokens[1])).status_code for _ in range(60)}

@@ -93,8 +93,7 @@ def stored_around(app, code: str, number: int, viewer: int | None) -> tuple[Any,
 
 def playing(client, game: str, played: int | None = None, players: int = 3,
             seed: int = 5) -> ApiTable:
-    table = ApiTable(client, game=game, players=players, seed=seed).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(client, game=game, players=players, seed=seed)
     rng = random.Random(seed)
     for _ in range(PLAYED.get(game, 24) if played is None else played):
         found = random_move(services(client.application).tables.get(table.code), rng)

@@ -36,8 +36,7 @@ def fresh(app, live, conn: Connection) -> dict[str, str]:
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_what_the_pushes_reuse_is_what_a_fresh_rendering_draws(app, game):
     players = min(BY_GAME[game].engine.max_players, 4)
-    table = ApiTable(app.test_client(), game=game, players=players, seed=11).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game=game, players=players, seed=11)
     live = services(app).tables.get(table.code)
     hub, memo = services(app).hub, services(app).caches.memo
     viewers = [Connection(None, table.code, seat, "en") for seat in range(players)]
@@ -59,8 +58,7 @@ def test_what_the_pushes_reuse_is_what_a_fresh_rendering_draws(app, game):
 
 
 def test_a_phone_waiting_for_its_turn_is_not_redrawn_when_another_seat_moves(app):
-    table = ApiTable(app.test_client(), players=4, seed=7).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), players=4, seed=7)
     live = services(app).tables.get(table.code)
     waiting = Connection(None, table.code, 2, "en")
 
@@ -83,8 +81,7 @@ def test_what_the_movers_answer_draws_the_pushes_to_the_others_reuse(app):
     them again; the table screen's log, whose lines open each move by the screen's own
     numbers, is drawn once for every screen."""
     client = app.test_client()
-    table = ApiTable(client, players=4, seed=7).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(client, players=4, seed=7)
     live = services(app).tables.get(table.code)
     memo = services(app).caches.memo
     others = [Connection(None, table.code, seat, "en") for seat in (1, 2, 3)]
@@ -288,8 +285,7 @@ def test_a_page_shows_the_last_lines_of_the_log_each_viewer_may_see(app, game):
     """``log_tail`` walks back only as far as a page shows, and gives what the whole
     redacted log ends with, undone moves and undos included."""
     players = min(BY_GAME[game].engine.max_players, 3)
-    table = ApiTable(app.test_client(), game=game, players=players, seed=13).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game=game, players=players, seed=13)
     live = services(app).tables.get(table.code)
     table.play_at_random(30, random.Random(13))
     # A move taken back by the host shows as undone, then as an undo.

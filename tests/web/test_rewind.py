@@ -20,8 +20,7 @@ NAMES = ("Ana", "Ben", "Chloé")
 
 def playing(client, game: str = "seventh-heaven", players: int = 3, seed: int = 7,
             moves: int = 0) -> ApiTable:
-    table = ApiTable(client, game=game, players=players, seed=seed).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(client, game=game, players=players, seed=seed)
     table.play_at_random(moves, random.Random(seed))
     return table
 
@@ -136,8 +135,7 @@ def test_only_the_host_rewinds(client):
 
 
 def test_a_rewind_reopens_a_finished_game(client):
-    table = ApiTable(client, game="high-card", players=2, seed=3).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(client, game="high-card", players=2, seed=3)
     play_to_end(table, random.Random(2))
     last = effective(client, table)[-1]
     answer = client.post(f"/api/tables/{table.code}/rewind", headers=bearer(table.host),

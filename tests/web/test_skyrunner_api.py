@@ -26,8 +26,7 @@ def seat_to_act(table: ApiTable) -> tuple[int, dict[str, Any], list[dict[str, An
 
 
 def test_a_seeded_game_reaches_the_roof_with_every_kind_of_card(client):
-    table = ApiTable(client, game=GAME, players=3, seed=SEED).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(client, game=GAME, players=3, seed=SEED)
     seen: set[str] = set()
     for _ in range(600):
         if table.view()["outcome"] is not None:
@@ -56,8 +55,7 @@ def test_a_seeded_game_reaches_the_roof_with_every_kind_of_card(client):
 
 
 def test_nobody_learns_a_choice_before_the_reveal(client):
-    table = ApiTable(client, game=GAME, players=3, seed=SEED).join_all()
-    table.start()
+    table = ApiTable.started(client, game=GAME, players=3, seed=SEED)
     hand = table.view(0)["view"]["hand"]
     card = next(c for c in hand if c["kind"] == "bid" and c["value"] == 5)
     assert table.post_move(0, {"type": "choose", "card": card["id"]}).status_code == 200
@@ -87,8 +85,7 @@ def test_nobody_learns_a_choice_before_the_reveal(client):
 
 
 def test_a_refused_choice_names_its_rule_and_changes_nothing(client):
-    table = ApiTable(client, game=GAME, players=2, seed=4).join_all()
-    table.start()
+    table = ApiTable.started(client, game=GAME, players=2, seed=4)
     hand = table.view(0)["view"]["hand"]
     equipment = next(c for c in hand if c["kind"] == "equipment")
     before = table.view()
@@ -102,8 +99,8 @@ def test_a_refused_choice_names_its_rule_and_changes_nothing(client):
 
 
 def test_the_deck_holder_enters_the_card_of_a_real_deck(client):
-    table = ApiTable(client, game=GAME, players=3, seed=2, options={"deck": "real"}).join_all()
-    table.start(first_seat=1)
+    table = ApiTable.started(client, game=GAME, players=3, seed=2, options={"deck": "real"},
+                             first_seat=1)
     view = table.view()["view"]
     assert view["phase"] == "turn" and view["turn"] == 1 and view["offer"] is None
     moves = table.moves(1)
@@ -139,8 +136,7 @@ def test_options_reach_the_building(client):
 
 
 def test_what_the_cards_did_shows_in_the_log_with_a_why_line(client):
-    table = ApiTable(client, game=GAME, players=3, seed=4).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(client, game=GAME, players=3, seed=4)
     rng = random.Random(1)
     rules: set[str] = set()
     for _ in range(200):

@@ -50,8 +50,7 @@ def draw(app, live, viewers: list[Connection]) -> dict[tuple, str]:
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_drawing_the_regions_again_builds_no_macro_module(app, game, modules_built):
     players = min(BY_GAME[game].engine.max_players, 3)
-    table = ApiTable(app.test_client(), game=game, players=players, seed=5).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game=game, players=players, seed=5)
     table.play_at_random(12, random.Random(5))
     live = services(app).tables.get(table.code)
     viewers = [Connection(None, table.code, seat, lang)
@@ -68,8 +67,7 @@ def test_drawing_the_regions_again_builds_no_macro_module(app, game, modules_bui
 def test_a_kept_macro_module_speaks_each_drawing_s_language(app, modules_built):
     """The picker's words come from the game's kept ``choice.html`` module: drawn in one
     language, then the other, each says its own."""
-    table = ApiTable(app.test_client(), game="seventh-heaven", players=2, seed=3).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(app.test_client(), game="seventh-heaven", players=2, seed=3)
     live = services(app).tables.get(table.code)
     said = {}
     for lang in ("en", "fr", "en"):

@@ -100,8 +100,7 @@ def test_a_rule_without_the_cases_numbers_is_said_in_general(app, lang):
 
 
 def test_a_heuchel_meuchel_jump_says_what_it_jumped(client):
-    table = ApiTable(client, game="heuchel-meuchel", players=3, seed=2).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(client, game="heuchel-meuchel", players=3, seed=2)
     rng = random.Random(2)
     for _ in range(300):
         found = next(((seat, moves) for seat in range(3)
@@ -127,8 +126,7 @@ def test_a_heuchel_meuchel_jump_says_what_it_jumped(client):
 
 
 def test_a_skyrunner_reveal_is_a_line_of_its_own(client):
-    table = ApiTable(client, game="skyrunner", players=3, seed=4).join_all()
-    table.start(first_seat=0)
+    table = ApiTable.started(client, game="skyrunner", players=3, seed=4)
     rng = random.Random(1)
     for _ in range(60):
         for seat in range(3):

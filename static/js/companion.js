@@ -203,7 +203,8 @@
   document.addEventListener("click", (event) => {
     const control = event.target.closest("button, [role=button], a");
     if (!control || !control.closest(".phone-main")) return;
-    if (control.matches("[data-dismiss]")) return;
+    // a refusal's OK, and the buttons that turn The Climbers' tower, ask for no answer
+    if (control.matches("[data-dismiss], [data-turn-tower]")) return;
     acted = control;
   }, true);
 

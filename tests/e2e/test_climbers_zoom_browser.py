@@ -107,7 +107,7 @@ def test_a_tap_among_crowded_places_zooms_in_and_the_place_tapped_there_is_taken
     expect(page.locator(f"#status[data-seq='{seq + 1}']")).to_have_count(1)
     server = table_of(live_server, table)
     with server.lock:
-        placed = dict(server.state["blocks"][block])
+        placed = dict(server.match.state["blocks"][block])
     x, y, long = meant["key"].split("_")
     assert (placed["x"], placed["y"], placed["long"] or "-") == (int(x), int(y), long)
 

@@ -79,14 +79,23 @@ DRAWN = """(sel, only = null) => {
 
 def drawn(page: Page, sel: str = "#cl-v-me") -> list[dict[str, Any]]:
     """The targets drawn in the view ``sel`` whose middle shows (``DRAWN``), the view
-    brought into sight, once the drawing has stood still for a few frames (it is drawn a
-    frame or two after a turn or an answer)."""
-    page.locator(sel).scroll_into_view_if_needed()
-    page.evaluate("""async () => {
+    brought into sight, once the drawing has stood still: the same targets read twice,
+    a few frames apart (it is drawn a frame or two after a turn or an answer, later on a
+    busy machine), within two seconds."""
+    into_sight(page, sel)
+    return list(page.evaluate(f"""async (sel) => {{
       const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
-      for (let k = 0; k < 4; k++) await frame();
-    }""")
-    return list(page.evaluate(DRAWN, sel))
+      const read = () => ({DRAWN})(sel);
+      const until = performance.now() + 2000;
+      let last = null;
+      while (true) {{
+        for (let k = 0; k < 4; k++) await frame();
+        const now = read();
+        const same = last !== null && JSON.stringify(now) === JSON.stringify(last);
+        if ((same && now.length) || performance.now() > until) return now;
+        last = now;
+      }}
+    }}""", sel))
 
 
 def where(page: Page, means: str, sel: str = "#cl-v-me") -> dict[str, Any] | None:
@@ -96,6 +105,12 @@ def where(page: Page, means: str, sel: str = "#cl-v-me") -> dict[str, Any] | Non
         found = next(iter(page.evaluate(f"(only) => ({DRAWN})({sel!r}, only)", means)), None)
         if found is not None:
             return found
-        page.locator(sel).scroll_into_view_if_needed()
+        into_sight(page, sel)
     return None
+
+
+def into_sight(page: Page, sel: str) -> None:
+    """The whole view ``sel`` in the window: Playwright's scroll "if needed" leaves a view
+    that shows by a sliver where it is (after an answer moved the focus down the page)."""
+    page.locator(sel).evaluate("(view) => view.scrollIntoView({block: 'center'})")
 

@@ -12,7 +12,7 @@ from companion.config import Config
 from companion.paths import STATIC, TEMPLATES
 
 if TYPE_CHECKING:
-    from companion.web.games.spec import GameSpec
+    from companion.web.spec import GameSpec
 
 
 def create_app(overrides: dict[str, Any] | None = None,

@@ -41,6 +41,8 @@ def test_the_layers_are_kept():
     ("store.py", "from companion.tables import Table"),
     ("games/skyrunner/rules.py", "import flask"),
     ("games/skyrunner/rules.py", "from companion.games.climbers import geometry"),
+    ("games/skyrunner/rules.py", "from companion.games.skyrunner import web"),
+    ("games/skyrunner/web.py", "from companion.games.climbers.web import words"),
     ("live.py", "from companion.web import render"),
     ("web/services.py", "from companion.web.regions import regions"),
 ])

@@ -27,6 +27,6 @@ class Caches:
     log_lines_lock: threading.Lock = field(default_factory=threading.Lock)
     #: What a game's helpers worked out once from a view and shared by every viewer of its
     #: state (The Climbers' words for a tower, its squares), by what it is
-    #: (``companion.web.games.climbers_words.worked_out``).
+    #: (``companion.games.climbers.web.words.worked_out``).
     worked_out: LRU[tuple[Any, ...], Any] = field(default_factory=lambda: LRU(WORKED_OUT_KEPT))
     worked_out_lock: threading.Lock = field(default_factory=threading.Lock)

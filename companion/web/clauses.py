@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from companion.games.base import clauses as game_clauses
 
 if TYPE_CHECKING:
-    from companion.web.games.spec import GameSpec
+    from companion.web.spec import GameSpec
 
 #: The source of the clauses the companion adds to the rulebooks: no section to cite.
 OWN_SOURCE = "Table Companion"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from companion.web.games.spec import GameSpec
+    from companion.web.spec import GameSpec
 
 
 def outcome_reason(game: GameSpec, reason: str, lang: str) -> str:

@@ -19,9 +19,9 @@ if TYPE_CHECKING:
     from companion.tables import Tables
     from companion.web.buckets import Limits
     from companion.web.caches import Caches
-    from companion.web.games.spec import GameSpec
     from companion.web.pieces import Pieces
     from companion.web.pushes import Pushes
+    from companion.web.spec import GameSpec
 
 #: The one key of the companion's own in ``app.extensions``.
 KEY = "companion"

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from companion.games.climbers import Climbers
 from companion.games.climbers.geometry import Tower, hidden
-from companion.web.games.climbers_ask import LADDER_COST
+from companion.games.climbers.web.ask import LADDER_COST
 from companion.web.services import services
 from support.browser import PHONE
 from support.cl_strategy import climbing_block_move

@@ -14,9 +14,9 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from companion.games.climbers.web import ClimbersHelpers
+from companion.games.climbers.web.build import BuildWords
 from companion.i18n import drawing_in
-from companion.web.games.climbers import ClimbersHelpers
-from companion.web.games.climbers_build import BuildWords
 from tests.e2e.phones import no_horizontal_scroll, start_table
 
 pytestmark = pytest.mark.e2e

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from companion.games.climbers.web import ClimbersHelpers
 from companion.i18n import drawing_in
-from companion.web.games.climbers import ClimbersHelpers
 from tests.conftest import ApiTable
 from tests.e2e.phones import seated_page
 from tests.e2e.test_climbers_browser import built_table

@@ -15,9 +15,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from companion.games.climbers import Climbers, rules
+from companion.games.climbers.web import ClimbersHelpers
+from companion.games.climbers.web.build import BuildWords, rebuild_order
 from companion.i18n import drawing_in
-from companion.web.games.climbers import ClimbersHelpers
-from companion.web.games.climbers_build import BuildWords, rebuild_order
 from companion.web.services import services
 from tests.conftest import ApiTable
 from tests.e2e.phones import no_horizontal_scroll, seated_page

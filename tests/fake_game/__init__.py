@@ -1,23 +1,12 @@
-"""A throw-away game registered by the tests alone: the engine, seeds and templates in this
-folder and a one-line helper class make it a game every suite covers."""
+"""High Card, a throw-away game registered by the tests alone, kept as a game's places are
+(docs/architecture.md, "Adding a game") but in one folder: its package (this file, the
+engine ``engine.py`` and the presenter ``web.py``), its seeds ``high-card.toml``, its
+templates ``templates/`` and its stylesheet ``high-card.css``. tests/conftest.py registers
+it from here; tests/test_registry.py copies these places into a checkout under a new id."""
 
-from __future__ import annotations
+from tests.fake_game.engine import HighCard
 
-from pathlib import Path
-from typing import Any
+#: The game's engine, as a game's package names it for the registry.
+ENGINE = HighCard()
 
-from companion.web.games.spec import GameSpec
-from tests.fake_game.engine import SEEDS, HighCard, card
-
-
-class HighCardHelpers:
-    def card(self, card_id: Any) -> dict[str, Any]:
-        return card(card_id) if isinstance(card_id, int) else {"id": card_id, "value": "?"}
-
-    def glitch(self) -> str:
-        """What the ``glitch`` option's board and log lines call: a drawing that fails."""
-        raise RuntimeError("High Card's glitch: this part cannot be drawn, on purpose")
-
-
-SPEC = GameSpec(engine=HighCard(), helpers=HighCardHelpers(), seeds=SEEDS,
-                templates=Path(__file__).with_name("templates"))
+__all__ = ["ENGINE", "HighCard"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -18,15 +17,17 @@ from companion.games.base import (
     first_refusal,
     is_int,
     is_seat,
+    load_seed,
     new_rng_state,
     read_setup,
     seed_options,
     shuffled,
 )
 
-SEEDS = Path(__file__).with_name("high-card.toml")
-with SEEDS.open("rb") as _handle:
-    SEED = tomllib.load(_handle)
+GAME_ID = "high-card"
+#: Its seeds file, kept beside this one in the tests; in a checkout's places it is
+#: ``seeds/<id>.toml``, where ``load_seed(GAME_ID)`` reads it (tests/test_registry.py).
+SEED = load_seed(GAME_ID, Path(__file__).parent)
 DECK = 30
 
 
@@ -38,7 +39,7 @@ class HighCard(Game):
     """A card game with nothing more to it: the protocol's defaults are its own (no kept
     moves, views drawn from the state alone, no corrections)."""
 
-    id = "high-card"
+    id = GAME_ID
     min_players: int = SEED["min_players"]
     max_players: int = SEED["max_players"]
     choice_keys = ("card",)

@@ -11,7 +11,7 @@ from urllib.parse import unquote
 
 from companion.games.climbers.data import BLOCKS
 from companion.games.climbers.tower import generate
-from companion.web.games.climbers_ask import real_ways
+from companion.games.climbers.web.ask import real_ways
 from companion.web.services import services
 from support.cl_strategy import Square, choose
 from tests.conftest import ApiTable, bearer

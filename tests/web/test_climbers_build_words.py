@@ -12,9 +12,9 @@ import pytest
 from companion.games.climbers import Climbers
 from companion.games.climbers.data import BLOCKS
 from companion.games.climbers.geometry import Tower, building_problem, shapes
+from companion.games.climbers.web import ClimbersHelpers
+from companion.games.climbers.web.build import FRAMES, BuildWords, covers, rebuild_order, seen_from
 from companion.i18n import drawing_in
-from companion.web.games.climbers import ClimbersHelpers
-from companion.web.games.climbers_build import FRAMES, BuildWords, covers, rebuild_order, seen_from
 from tests.conftest import ApiTable
 from tests.web.test_climbers_words import visible_text
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from companion.games.climbers import Climbers
 from companion.games.climbers.data import opposite
-from companion.live import Connection
-from companion.web.diff import catch_up
-from companion.web.games.climbers import ClimbersHelpers
-from companion.web.games.climbers_tower import (
+from companion.games.climbers.web import ClimbersHelpers
+from companion.games.climbers.web.tower import (
     FACES,
     block_records,
     face_colours,
     figure_letters,
     figure_records,
 )
+from companion.live import Connection
+from companion.web.diff import catch_up
 from companion.web.services import services
 from support.cl_strategy import choose
 from support.pushing import render_for

@@ -12,11 +12,11 @@ import pytest
 from flask import has_app_context
 
 from companion.games.climbers import Climbers
+from companion.games.climbers.web import ClimbersHelpers
+from companion.games.climbers.web.words import _neighbour, neighbour, touching
 from companion.i18n import drawing_in
 from companion.web.clauses import clause_text
 from companion.web.games import BY_ID
-from companion.web.games.climbers import ClimbersHelpers
-from companion.web.games.climbers_words import _neighbour, neighbour, touching
 from companion.web.services import services
 from tests.conftest import ApiTable, make_app
 

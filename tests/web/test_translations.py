@@ -15,7 +15,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask_babel import force_locale
 
-from companion.web.games.seventh_heaven import SPEC as SEVENTH_HEAVEN
+from companion.games.seventh_heaven.web import SPEC as SEVENTH_HEAVEN
 from tests.conftest import make_app
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -33,12 +33,12 @@ from flask.testing import FlaskClient
 from companion.games.base import Game, Move
 from companion.live import Connection
 from companion.tables import Table
-from companion.web.games.spec import GameSpec
 from companion.web.picker import narrow
 from companion.web.record import LOG_PAGE
 from companion.web.regions import log_lines
 from companion.web.render import screen_context, viewer_context
 from companion.web.services import services
+from companion.web.spec import GameSpec
 from support.pushing import render_for
 from support.reading import addressed, blank_names, shown_text, unreadable
 from tests.conftest import GAMES_UNDER_TEST, ApiTable, bearer, make_app

@@ -2,4 +2,7 @@
 
 from companion.games.climbers.game import Climbers
 
-__all__ = ["Climbers"]
+#: The game's engine, found here by the registry (``companion.games.registry``).
+ENGINE = Climbers()
+
+__all__ = ["ENGINE", "Climbers"]

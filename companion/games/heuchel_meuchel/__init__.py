@@ -2,4 +2,7 @@
 
 from companion.games.heuchel_meuchel.game import HeuchelMeuchel
 
-__all__ = ["HeuchelMeuchel"]
+#: The game's engine, found here by the registry (``companion.games.registry``).
+ENGINE = HeuchelMeuchel()
+
+__all__ = ["ENGINE", "HeuchelMeuchel"]

@@ -2,4 +2,7 @@
 
 from companion.games.seventh_heaven.game import SeventhHeaven
 
-__all__ = ["SeventhHeaven"]
+#: The game's engine, found here by the registry (``companion.games.registry``).
+ENGINE = SeventhHeaven()
+
+__all__ = ["ENGINE", "SeventhHeaven"]

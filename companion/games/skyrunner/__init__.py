@@ -2,4 +2,7 @@
 
 from companion.games.skyrunner.game import SkyRunner
 
-__all__ = ["SkyRunner"]
+#: The game's engine, found here by the registry (``companion.games.registry``).
+ENGINE = SkyRunner()
+
+__all__ = ["ENGINE", "SkyRunner"]

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.registry import BY_ID as ENGINES
-from companion.games.seventh_heaven import board
+from companion.games.seventh_heaven import ENGINE, board
 from companion.games.seventh_heaven.data import (
     CARDS,
     COLOURS,
@@ -15,7 +14,7 @@ from companion.games.seventh_heaven.data import (
     WHITE,
 )
 from companion.i18n import current_lang
-from companion.web.games.spec import GameSpec
+from companion.web.spec import GameSpec
 
 
 class SeventhHeavenHelpers:
@@ -96,4 +95,4 @@ class SeventhHeavenHelpers:
 
 
 
-SPEC = GameSpec(engine=ENGINES["seventh-heaven"], helpers=SeventhHeavenHelpers())
+SPEC = GameSpec(engine=ENGINE, helpers=SeventhHeavenHelpers())

@@ -14,7 +14,7 @@ from typing import Any
 from companion.games.base import has_values
 from companion.games.climbers.data import BLOCKS
 from companion.games.climbers.geometry import footprint, parse_square, shape
-from companion.web.games.climbers_words import Words, worked_out
+from companion.games.climbers.web.words import Words, worked_out
 
 #: The confirm form's values for a move: {"move_json", "client_move_id", …}.
 Offer = Callable[[dict[str, Any]], dict[str, Any]]

@@ -11,10 +11,10 @@ from typing import Any
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from companion.games.registry import BY_ID as ENGINES
+from companion.games.skyrunner import ENGINE
 from companion.games.skyrunner.data import CARDS, SEED
 from companion.i18n import current_lang
-from companion.web.games.spec import GameSpec
+from companion.web.spec import GameSpec
 
 #: The order a hand is shown in.
 KIND_ORDER = ("bid", "surprise", "climb", "equipment", "sabotage", "lost", "fall")
@@ -131,4 +131,4 @@ class SkyRunnerHelpers:
         return {"level": level, "lane": lane}
 
 
-SPEC = GameSpec(engine=ENGINES["skyrunner"], helpers=SkyRunnerHelpers())
+SPEC = GameSpec(engine=ENGINE, helpers=SkyRunnerHelpers())

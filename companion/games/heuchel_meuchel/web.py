@@ -11,6 +11,7 @@ from typing import Any
 
 from babel.lists import format_list
 
+from companion.games.heuchel_meuchel import ENGINE
 from companion.games.heuchel_meuchel.data import (
     CARD_COUNT,
     COLUMNS,
@@ -23,9 +24,8 @@ from companion.games.heuchel_meuchel.data import (
     rank_name,
 )
 from companion.games.heuchel_meuchel.types import Card
-from companion.games.registry import BY_ID as ENGINES
 from companion.i18n import current_lang
-from companion.web.games.spec import GameSpec
+from companion.web.spec import GameSpec
 
 #: Rows from the top of the board down, as the phone's ladder and the screen draw them.
 ROWS_TOP_DOWN = tuple(range(ROWS, 0, -1))
@@ -112,4 +112,4 @@ class HeuchelMeuchelHelpers:
         return any(c["id"] == card for stack in view.get("mine", []) for c in stack["cards"])
 
 
-SPEC = GameSpec(engine=ENGINES["heuchel-meuchel"], helpers=HeuchelMeuchelHelpers())
+SPEC = GameSpec(engine=ENGINE, helpers=HeuchelMeuchelHelpers())

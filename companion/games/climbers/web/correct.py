@@ -2,7 +2,7 @@
 be set on, the blocks that can be set right (those with nothing on them), and the places
 and ways of lying a block's form offers, each said as the table screen's side sees the
 tower (it faces +y: docs/games/climbers.md, "One orientation"). A block is named by its
-look and the block beside it, as everywhere else (``climbers_words``).
+look and the block beside it, as everywhere else (``words``).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import Any
 
 from companion.games.climbers.data import ALL_COLOURS, BLOCKS
 from companion.games.climbers.geometry import shapes
+from companion.games.climbers.web.words import Words
 from companion.i18n import gettext as _
 from companion.i18n import ngettext
-from companion.web.games.climbers_words import Words
 
 #: How many squares each way from where the companion has it a block's form offers.
 SHIFT = 4

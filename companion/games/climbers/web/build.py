@@ -18,9 +18,9 @@ from functools import lru_cache
 from typing import Any
 
 from companion.games.climbers.data import BLOCKS
+from companion.games.climbers.web.words import touching
 from companion.i18n import gettext as _
 from companion.i18n import listed, ngettext
-from companion.web.games.climbers_words import touching
 
 Block = dict[str, Any]
 

@@ -1,8 +1,9 @@
 """One game as the companion knows it: the engine, what its seeds file says of it, and how
 the web layer draws it (template helpers and the folder of its partials).
 
-A game is registered by one :class:`GameSpec` in ``companion.web.games.GAMES``; the app
-factory hands that list to the tables (the engines) and to the pages (everything else).
+A game's presenter (``companion.games.<id>.web``) names its :class:`GameSpec` ``SPEC``;
+``companion.web.games.GAMES`` gathers them, and the app factory hands that list to the
+tables (the engines) and to the pages (everything else).
 """
 
 from __future__ import annotations

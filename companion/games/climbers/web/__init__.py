@@ -12,20 +12,20 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from companion.games.climbers import ENGINE
 from companion.games.climbers.data import BLOCKS, SEED
 from companion.games.climbers.geometry import parse_square, shape
-from companion.games.registry import BY_ID as ENGINES
-from companion.i18n import current_lang
-from companion.i18n import gettext as _
-from companion.web.games import climbers_ask, climbers_correct, climbers_tower
-from companion.web.games.climbers_build import (
+from companion.games.climbers.web import ask, correct, tower
+from companion.games.climbers.web.build import (
     SCREEN_SITTING,
     BuildWords,
     StepWords,
     rebuild_order,
 )
-from companion.web.games.climbers_words import Words, placed_block, square_block
-from companion.web.games.spec import GameSpec
+from companion.games.climbers.web.words import Words, placed_block, square_block
+from companion.i18n import current_lang
+from companion.i18n import gettext as _
+from companion.web.spec import GameSpec
 
 #: Keys the phone's tower answers together with the key before them: a ghost tapped is
 #: where the block goes and how it lies, all at once. "Back" drops them with it.
@@ -36,10 +36,10 @@ class ClimbersHelpers:
     riders = RIDERS
 
     def block_items(self, view: dict[str, Any], marked: str | None = None) -> Markup:
-        """The tower's blocks as the browser draws them (``climbers_tower``), ``marked``
+        """The tower's blocks as the browser draws them (``tower``), ``marked``
         outlined and the block that stays put this turn (``stays_put``) marked: the list
         items of ``#cl-td`` (``tower_data.html``), each made once."""
-        records = climbers_tower.block_records(view, marked, self.stays_put(view))
+        records = tower.block_records(view, marked, self.stays_put(view))
         return Markup("".join(_block_item(record["id"], record["data"]) for record in records))
 
     def stays_put(self, view: dict[str, Any]) -> str | None:
@@ -53,24 +53,24 @@ class ClimbersHelpers:
                       marked: str | None = None) -> list[dict[str, str]]:
         """The tower's blocks as records alone, for a picture of its own (a moment of the
         game's record), beside the page's own tower."""
-        return climbers_tower.block_records(view, marked)
+        return tower.block_records(view, marked)
 
     def figure_records(self, view: dict[str, Any],
                        seats: list[dict[str, Any]]) -> list[dict[str, str]]:
-        return climbers_tower.figure_records(view, seats)
+        return tower.figure_records(view, seats)
 
     def ladder_records(self, view: dict[str, Any]) -> list[dict[str, str]]:
-        return climbers_tower.ladder_records(view)
+        return tower.ladder_records(view)
 
     def ask(self, view: dict[str, Any], pick: Any, moves: list[dict[str, Any]] | None,
-            offer: climbers_ask.Offer | None = None) -> dict[str, str]:
-        """What the phone's tower lights up for the question asked now (``climbers_ask``)."""
-        return climbers_ask.ask(view, pick, moves, self.words, offer)
+            offer: ask.Offer | None = None) -> dict[str, str]:
+        """What the phone's tower lights up for the question asked now (``ask``)."""
+        return ask.ask(view, pick, moves, self.words, offer)
 
     def ghost_words(self, view: dict[str, Any], chosen: dict[str, Any]) -> str:
         """Where a ghost tapped puts the block, in words ("on level 6, next to …")."""
         block = chosen.get("block")
-        size = climbers_ask.dims(block, chosen.get("long")) if isinstance(block, str) else None
+        size = ask.dims(block, chosen.get("long")) if isinstance(block, str) else None
         if size is None or not isinstance(chosen.get("x"), int) \
                 or not isinstance(chosen.get("y"), int):
             return ""
@@ -78,7 +78,7 @@ class ClimbersHelpers:
 
     def figure_letters(self, seats: list[dict[str, Any]]) -> dict[int, str]:
         """The letter each figure wears, the same on every phone and the table screen."""
-        return climbers_tower.figure_letters(seats)
+        return tower.figure_letters(seats)
 
     def letter_pairs(self) -> str:
         """Each colour and its letter, for the drawing: "red R yellow Y …"."""
@@ -210,22 +210,22 @@ class ClimbersHelpers:
     # --- "The table differs…" (games/climbers/correct.html) ---------------------------
 
     def correct_places(self, view: dict[str, Any],
-                       seat: int) -> list[climbers_correct.Choice]:
+                       seat: int) -> list[correct.Choice]:
         """Where the host may set ``seat``'s figure: the table, or a top it may stand on."""
-        return climbers_correct.figure_places(view, self.seat_colour(view, seat), self.words)
+        return correct.figure_places(view, self.seat_colour(view, seat), self.words)
 
     def correct_blocks(self, view: dict[str, Any]) -> list[dict[str, Any]]:
         """The blocks the host may set right: those with nothing on them."""
-        return climbers_correct.bare_blocks(view)
+        return correct.bare_blocks(view)
 
-    def correct_shifts(self, at: int, axis: str) -> list[climbers_correct.Choice]:
-        return climbers_correct.shifts(at, axis)
+    def correct_shifts(self, at: int, axis: str) -> list[correct.Choice]:
+        return correct.shifts(at, axis)
 
-    def correct_tops(self, block_id: str) -> list[climbers_correct.Choice]:
-        return climbers_correct.tops(block_id, self.colour)
+    def correct_tops(self, block_id: str) -> list[correct.Choice]:
+        return correct.tops(block_id, self.colour)
 
-    def correct_longs(self, block_id: str) -> list[climbers_correct.Choice]:
-        return climbers_correct.longs(block_id)
+    def correct_longs(self, block_id: str) -> list[correct.Choice]:
+        return correct.longs(block_id)
 
     def unplaced_offered(self, view: dict[str, Any], pick: Any) -> list[str]:
         """Blocks on offer that are not in the tower yet (entering one's own tower)."""
@@ -240,6 +240,6 @@ def _block_item(item_id: str, record: str) -> str:
     return f'<!--i:cl-td--><i id="{escape(item_id)}" data-b="{escape(record)}"></i><!--/i-->'
 
 
-SPEC = GameSpec(engine=ENGINES["climbers"], helpers=ClimbersHelpers(),
+SPEC = GameSpec(engine=ENGINE, helpers=ClimbersHelpers(),
                 extras=("build", "build_step", "rebuild", "rebuild_step"),
                 pauses={"rebuild": "cl.rebuild.under-way"})

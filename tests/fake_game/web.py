@@ -1,0 +1,21 @@
+"""High Card for templates: its cards' faces, and a drawing that fails on purpose."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.web.spec import GameSpec
+from tests.fake_game import ENGINE
+from tests.fake_game.engine import card
+
+
+class HighCardHelpers:
+    def card(self, card_id: Any) -> dict[str, Any]:
+        return card(card_id) if isinstance(card_id, int) else {"id": card_id, "value": "?"}
+
+    def glitch(self) -> str:
+        """What the ``glitch`` option's board and log lines call: a drawing that fails."""
+        raise RuntimeError("High Card's glitch: this part cannot be drawn, on purpose")
+
+
+SPEC = GameSpec(engine=ENGINE, helpers=HighCardHelpers())

@@ -136,13 +136,16 @@ def call_from(port: int, method: str, path: str, body: Any = None, token: str | 
 
 class ServerProcess:
     def __init__(self, database: Path | str, port: int | None = None,
-                 env: dict[str, str] | None = None, logs: Path | None = None) -> None:
+                 env: dict[str, str] | None = None, logs: Path | None = None,
+                 checkout: Path = ROOT) -> None:
         #: The SQLite file, or a PostgreSQL URL (then its log goes in ``logs``).
         self.database = database
         self.logs = logs or Path(database).parent
         self.port = port or free_port()
         #: More of the server's environment (settings, ``GUNICORN_CMD_ARGS``).
         self.env = env or {}
+        #: The checkout whose Procfile and code the server runs (a copy, for some tests).
+        self.checkout = checkout
         self.process: subprocess.Popen[bytes] | None = None
         self.log: Any = None
 
@@ -153,15 +156,16 @@ class ServerProcess:
     def start(self) -> ServerProcess:
         env = dict(os.environ, COMPANION_DATABASE=str(self.database),
                    COMPANION_BIND=f"127.0.0.1:{self.port}", COMPANION_HOST="127.0.0.1",
-                   COMPANION_PORT=str(self.port), COMPANION_SEEDED_DEALS="1", **self.env)
-        command = procfile_command()
+                   COMPANION_PORT=str(self.port), COMPANION_SEEDED_DEALS="1",
+                   PYTHONPATH=str(self.checkout), **self.env)
+        command = procfile_command(self.checkout)
         command[0] = str(Path(sys.executable).with_name(command[0]))
         self._close_log()
         log_path = self.logs / f"server-{self.port}.log"
         if log_path not in LOGS:
             LOGS.append(log_path)
         self.log = log_path.open("ab")
-        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=self.log,
+        self.process = subprocess.Popen(command, cwd=self.checkout, env=env, stdout=self.log,
                                         stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:

@@ -1,9 +1,11 @@
 """A game is its places and one line in the registry: what each registered game must bring
-(the checklist of docs/architecture.md, "Adding a game"), and a throw-away game registered by
-the tests alone that the pages, the API, hostile-input and leak suites all cover."""
+(the checklist of docs/architecture.md, "Adding a game"), a throw-away game registered by
+the tests alone that the pages, the API, hostile-input and leak suites all cover, and a copy
+of it added to a copy of the checkout by its places and that line alone."""
 
 from __future__ import annotations
 
+import html
 import importlib
 import pkgutil
 import re
@@ -11,7 +13,10 @@ import shutil
 import subprocess
 import sys
 from dataclasses import replace
+from http.cookiejar import CookieJar
 from pathlib import Path
+from urllib.parse import urlencode
+from urllib.request import HTTPCookieProcessor, Request, build_opener
 
 import pytest
 from babel.messages.extract import extract_from_file
@@ -22,6 +27,8 @@ from companion.games.registry import BY_ID as ENGINES_BY_ID
 from companion.games.registry import ENGINES, GAME_IDS, package
 from companion.web.games import GAMES
 from companion.web.spec import PARTIALS, GameSpec
+from support.checkout import copy_checkout
+from support.server_process import ServerProcess
 from tests.conftest import FAKE_GAME
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -166,3 +173,102 @@ def test_the_engine_benchmark_needs_no_web_layer():
         cwd=ROOT, capture_output=True, text=True, check=True)
     assert loaded.stdout.strip() == "[]"
 
+
+# --- a new game is its places and one line -----------------------------------------------
+
+#: High Card's places, kept in one folder in the tests (tests/fake_game/__init__.py).
+HIGH_CARD = ROOT / "tests" / "fake_game"
+
+
+def add_high_card_as(checkout: Path, game_id: str) -> None:
+    """High Card's places copied into ``checkout`` under ``game_id``, where the conventions
+    find them, and its id added to the registry's list: the one line outside them."""
+    name = game_id.replace("-", "_")
+    package = checkout / "companion" / "games" / name
+    places = {HIGH_CARD / module: package / module
+              for module in ("__init__.py", "engine.py", "web.py")}
+    places[HIGH_CARD / "high-card.toml"] = checkout / "seeds" / f"{game_id}.toml"
+    places[HIGH_CARD / "high-card.css"] = checkout / "static" / "css" / "games" / f"{game_id}.css"
+    places |= {path: checkout / "templates" / "games" / game_id / path.name
+               for path in (HIGH_CARD / "templates").glob("*.html")}
+    renamed = {"high-card": game_id, "tests.fake_game": f"companion.games.{name}",
+               "load_seed(GAME_ID, Path(__file__).parent)": "load_seed(GAME_ID)"}
+    for source, copy in places.items():
+        text = source.read_text()
+        for old, new in renamed.items():
+            text = text.replace(old, new)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_text(text)
+    registry = checkout / "companion" / "games" / "registry.py"
+    listed = registry.read_text()
+    assert "\n)\n" in listed  # the end of GAME_IDS, one id a line
+    registry.write_text(listed.replace("\n)\n", f'\n    "{game_id}",\n)\n', 1))
+
+
+def git(checkout: Path, *args: str) -> str:
+    return subprocess.run(["git", "-c", "user.name=Tests", "-c", "user.email=tests@localhost",
+                           *args], cwd=checkout, check=True, capture_output=True,
+                          text=True).stdout
+
+
+class Browser:
+    """A browser of the pages alone: its cookies, forms posted, redirects followed."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.opener = build_opener(HTTPCookieProcessor(CookieJar()))
+        self.url = ""
+
+    def get(self, path: str) -> str:
+        return self._open(Request(self.base + path))
+
+    def post(self, path: str, form: dict[str, str]) -> str:
+        return self._open(Request(self.base + path, data=urlencode(form).encode()))
+
+    def _open(self, request: Request) -> str:
+        with self.opener.open(request, timeout=10) as response:
+            self.url = response.geturl()
+            return response.read().decode()
+
+
+def confirm_form(page: str) -> dict[str, str]:
+    """The first move a phone's page offers to make at once, as its form posts it."""
+    return {name: html.unescape(re.search(rf'name="{name}" value="([^"]*)"', page)[1])
+            for name in ("move", "client_move_id", "seq")}
+
+
+@pytest.mark.slow
+def test_a_copy_of_high_card_under_a_new_id_is_a_game_of_its_places_and_one_line(tmp_path):
+    checkout = copy_checkout(tmp_path / "checkout")
+    git(checkout, "init", "-q")
+    git(checkout, "add", "-A")
+    git(checkout, "commit", "-q", "-m", "the checkout")
+    add_high_card_as(checkout, "low-card")
+
+    assert sorted(git(checkout, "status", "--porcelain").splitlines()) == [
+        " M companion/games/registry.py", "?? companion/games/low_card/",
+        "?? seeds/low-card.toml", "?? static/css/games/low-card.css",
+        "?? templates/games/low-card/"]
+    assert git(checkout, "diff", "--numstat").split() == ["1", "0",
+                                                          "companion/games/registry.py"]
+
+    server = ServerProcess(tmp_path / "low-card.sqlite", checkout=checkout).start()
+    try:
+        host = Browser(server.base)
+        assert 'id="game-low-card"' in host.get("/")
+        screen = host.post("/tables", {"game": "low-card", "players": "2", "opt_hand": "3"})
+        code = re.fullmatch(r".*/t/(\w+)/screen", host.url)[1]
+        assert "css/games/low-card.css" in screen
+        phones = [Browser(server.base) for _ in range(2)]
+        for seat, (phone, name) in enumerate(zip(phones, ("Ana", "Ben"), strict=True)):
+            phone.post(f"/j/{code}", {"name": name, "seat": str(seat)})
+            assert phone.url.endswith(f"/t/{code}/play")
+        host.post(f"/t/{code}/start", {"first_seat": "0"})
+        for turn in range(6):
+            phone = phones[turn % 2]
+            phone.post(f"/t/{code}/move", confirm_form(phone.get(f"/t/{code}/play")))
+        assert "Every hand is empty." in host.get(f"/t/{code}/screen")
+        assert "When every hand is empty, the highest total wins." in host.get(
+            "/rules/low-card")
+    finally:
+        server.stop()

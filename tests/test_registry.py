@@ -148,6 +148,25 @@ def test_every_package_of_the_games_is_a_registered_game_found_by_its_id():
                for engine in ENGINES)
 
 
+def shared_files_naming_a_game() -> list[str]:
+    """The companion's modules and templates outside the games' own places and the
+    registry's list that name a registered game's id as a string (a branch such as
+    ``game_id == 'climbers'``)."""
+    named = re.compile("|".join(rf"[\"']{re.escape(game_id)}[\"']" for game_id in GAME_IDS))
+    games = ROOT / "companion" / "games"
+    shared = [path for path in (ROOT / "companion").rglob("*.py")
+              if (games not in path.parents or path.parent == games)
+              and path != games / "registry.py"]
+    shared += [path for path in (ROOT / "templates").rglob("*.html")
+               if (ROOT / "templates" / "games") not in path.parents]
+    return sorted(str(path.relative_to(ROOT)) for path in shared
+                  if named.search(path.read_text()))
+
+
+def test_no_shared_module_or_template_names_a_game():
+    assert shared_files_naming_a_game() == []
+
+
 def test_the_project_settings_name_no_game():
     """No per-game list in pyproject.toml: the contracts name the games by wildcard."""
     settings = (ROOT / "pyproject.toml").read_text()

@@ -11,6 +11,7 @@ every change before it is made here, under its lock.
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -255,7 +256,7 @@ class Match:
         before = self.state
         assert before is not None
         after = self.game.apply(before, entry.mover, entry.move) if entry.kind == "move" \
-            else self.game.correct(before, entry.move)
+            else self.game.correct(before, copy.deepcopy(entry.move))
         self.logged(entry, before, after)
 
     def last_shown(self) -> int | None:

@@ -321,13 +321,9 @@ class Tables:
                       told=revision[1])
         table.touched = max([row.created_at, *(m.started_at for m in table.matches),
                              *(m.ended_at or 0 for m in table.matches)])
-        if table.matches:
-            match = table.matches[-1]
-            log = self.store.log(code, match.no)
-            table.begin(match, holders_at_start(table.holders_now(), log))
-            for entry in log:
-                table.match.replay(entry)
-                table.touched = max(table.touched, entry.at)
+        for entry in self._read_log(table):
+            table.match.replay(entry)
+            table.touched = max(table.touched, entry.at)
         table.match.paused = self.store.pause(code)
         return table
 

@@ -14,21 +14,36 @@ from tests.e2e.phones import WATCH_REQUESTS, quiet, tap, touch_at
 #: "top:1,4", "block:D3"), or null where it does not show. It waits until the page has
 #: stopped moving, as a finger taps what it sees: the tower is drawn again a frame or two
 #: after a push (the element may not be there yet), and a swap may scroll the control it
-#: focuses into sight. A finger taps a target where it is clear of the others: of the points
-#: where the element shows (a block: on a side, where it has one in sight), the one nearest
-#: its own middle against the other small targets' middles (the lit tops, ladder ways,
-#: figures and ghost handles).
+#: focuses into sight: where that leaves the element off the screen or under the panel
+#: stuck to the bottom, it is scrolled back into sight (a thumb's swipe, not a tap); only
+#: an element hidden behind others in sight does not show. A finger taps a target where it
+#: is clear of the others: of the points where the element shows (a block: on a side,
+#: where it has one in sight), the one nearest its own middle against the other small
+#: targets' middles (the lit tops, ladder ways, figures and ghost handles).
 SEEN_AT = """async (sel) => {
   const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
-  let last = null, el = null, r = null;
-  for (let k = 0; k < 60; k++) {
-    await frame();
-    el = document.querySelector(sel);
-    if (!el) continue;
-    r = el.getBoundingClientRect();
-    const now = [r.left, r.top, r.width, r.height, scrollX, scrollY].join();
-    if (now === last) break;
-    last = now;
+  const settled = async () => {
+    let last = null, el = null, r = null;
+    for (let k = 0; k < 60; k++) {
+      await frame();
+      el = document.querySelector(sel);
+      if (!el) continue;
+      r = el.getBoundingClientRect();
+      const now = [r.left, r.top, r.width, r.height, scrollX, scrollY].join();
+      if (now === last) break;
+      last = now;
+    }
+    return [el, r];
+  };
+  const clear = () => {  // the bottom of what the panel stuck to the bottom leaves
+    const panel = document.getElementById("picker");
+    return panel && getComputedStyle(panel).position === "sticky"
+      ? panel.getBoundingClientRect().top : innerHeight;
+  };
+  let [el, r] = await settled();
+  for (let k = 0; k < 3 && el && (r.top < 0 || r.bottom > clear()); k++) {
+    el.scrollIntoView({block: "center"});
+    [el, r] = await settled();
   }
   if (!el) return null;
   const centre = (e) => {
@@ -114,7 +129,6 @@ def tap_seen(page: Page, selector: str, turned: list[int] | None = None) -> int:
     until it is in sight; returns the taps it took (the turns and a tap in the zoom over
     crowded ghost handles included), and adds the quarter turns to ``turned``."""
     for turns in range(4):
-        page.locator(selector).first.scroll_into_view_if_needed()
         taps = touch_seen(page, selector)
         if taps:
             if turned is not None:

@@ -74,12 +74,10 @@ def players_of(play: Play) -> list[Player]:
 
 def seat_colours(play: Play) -> list[str | None]:
     """Each seat's colour as the game names it ("Yellow"), where the game gives its seats
-    colours (The Climbers, SkyRunner): the table screen showed them from the start."""
-    count = len(play.seats)
-    if getattr(registered()[play.game].helpers, "seat_colour_name", None) is None:
-        return [None] * count
+    colours (The Climbers, SkyRunner: the table screen showed them from the start), else
+    None."""
     view = tables().public_start(play)
-    return [seat_colour(play.game, view, seat) for seat in range(count)]
+    return [seat_colour(play.game, view, seat) for seat in range(len(play.seats))]
 
 
 def bgg_id(play: Play) -> int | None:

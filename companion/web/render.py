@@ -132,16 +132,14 @@ def pick_context(table: Table, seat: int, moves: list[dict[str, Any]],
         "standing": None if standing is None else pick_json(standing),
         "next_pick": Call(lambda key, value: pick_json(chosen, **{key: value}), chosen),
         "offer": Call(offer, table.code, seat, own),
-        "back_json": pick_json(back(chosen, getattr(registered()[table.row.game].helpers,
-                                                    "riders", ()))),
+        "back_json": pick_json(back(chosen, registered()[table.row.game].helpers.riders)),
     }
 
 
 def standing_pick(game_id: str, view: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """The pick that starts changing a choice the viewer has made and may still change (a
     game helper's ``standing``: SkyRunner's secret card), or None."""
-    standing_of = getattr(registered()[game_id].helpers, "standing", None)
-    return standing_of(view) if standing_of and view else None
+    return registered()[game_id].helpers.standing(view) if view else None
 
 
 def choice_stands(table: Table, seat: int, chosen: dict[str, Any]) -> bool:

@@ -2,9 +2,8 @@
 of, or, while nobody holds the seat, by the seat as its game names it ("Yellow", "Seat 3")
 said to be free. Never by a blank.
 
-A game names its seats by colour through its helpers' optional
-``seat_colour_name(view, seat)`` (The Climbers, SkyRunner: each seat plays a colour);
-otherwise a seat is its number.
+A game names its seats by colour through its helpers' ``seat_colour_name(view, seat)``
+(The Climbers, SkyRunner: each seat plays a colour); otherwise (None) a seat is its number.
 """
 
 from __future__ import annotations
@@ -20,11 +19,8 @@ from companion.web.services import registered
 def seat_colour(game_id: str, view: Mapping[str, Any] | None, seat: int) -> str | None:
     """The colour the game gives ``seat`` as a name ("Yellow"), or None: a game without
     seat colours, or no game under way."""
-    colour_name = getattr(registered()[game_id].helpers, "seat_colour_name", None)
-    if colour_name is None or view is None:
-        return None
-    said = str(colour_name(view, seat))
-    return said[:1].upper() + said[1:]
+    said = None if view is None else registered()[game_id].helpers.seat_colour_name(view, seat)
+    return None if said is None else said[:1].upper() + said[1:]
 
 
 def free_name(game_id: str, view: Mapping[str, Any] | None, seat: int) -> str:

@@ -3,7 +3,8 @@ the web layer draws it (template helpers and the folder of its partials).
 
 A game's presenter (``companion.games.<id>.web``) names its :class:`GameSpec` ``SPEC``;
 ``companion.web.games.GAMES`` gathers them, and the app factory hands that list to the
-tables (the engines) and to the pages (everything else).
+tables (the engines) and to the pages (everything else). Its template helpers are a
+:class:`Helpers`, whose few members the shared pages ask of every game have defaults.
 """
 
 from __future__ import annotations
@@ -24,13 +25,35 @@ PARTIALS = ("board.html", "choice.html", "describe.html", "phone_board.html", "p
             "table.html", "turn.html", "waiting.html")
 
 
+class Helpers:
+    """A game's template helpers. Each game's subclass adds what its own partials call and
+    overrides, of the members below (which the shared pages ask of every game), only those
+    its game has: the defaults are a game's without them."""
+
+    #: Keys a tap answers together with the key before them (The Climbers' ghost place:
+    #: where a block goes and how it lies): "One choice back" drops them with it
+    #: (``picker.back``).
+    riders: tuple[str, ...] = ()
+
+    def seat_colour_name(self, view: Mapping[str, Any], seat: int) -> str | None:
+        """The colour ``seat`` plays, by which a free seat is named ("yellow"), or None:
+        the game gives its seats no colours (``seat_names``)."""
+        return None
+
+    def standing(self, view: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The pick that starts changing a choice the viewer has made and may still change
+        (SkyRunner's secret card, until the reveal), or None: no such choice
+        (``render.standing_pick``)."""
+        return None
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """A registered game. ``seeds`` and ``templates`` default to the package's own folders
     (``seeds/<id>.toml`` and ``templates/games/<id>/``)."""
 
     engine: Game
-    helpers: Any
+    helpers: Helpers
     seeds: Path | None = None
     templates: Path | None = None
     #: Pieces of the table's public pages fetched when asked rather than pushed (a step of

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.web.spec import GameSpec
+from companion.web.spec import GameSpec, Helpers
 from tests.fake_game import ENGINE
 from tests.fake_game.engine import card
 
 
-class HighCardHelpers:
+class HighCardHelpers(Helpers):
     def card(self, card_id: Any) -> dict[str, Any]:
         return card(card_id) if isinstance(card_id, int) else {"id": card_id, "value": "?"}
 

@@ -25,13 +25,13 @@ from companion.games.heuchel_meuchel.data import (
 )
 from companion.games.heuchel_meuchel.types import Card
 from companion.i18n import current_lang
-from companion.web.spec import GameSpec
+from companion.web.spec import GameSpec, Helpers
 
 #: Rows from the top of the board down, as the phone's ladder and the screen draw them.
 ROWS_TOP_DOWN = tuple(range(ROWS, 0, -1))
 
 
-class HeuchelMeuchelHelpers:
+class HeuchelMeuchelHelpers(Helpers):
     #: The board's drawing: the row labels' width, a column's width, a row's height, and
     #: the column numbers' band at the top.
     label_width, column_width, row_height, head = 74, 62, 38, 30

@@ -14,10 +14,10 @@ from companion.games.seventh_heaven.data import (
     WHITE,
 )
 from companion.i18n import current_lang
-from companion.web.spec import GameSpec
+from companion.web.spec import GameSpec, Helpers
 
 
-class SeventhHeavenHelpers:
+class SeventhHeavenHelpers(Helpers):
     def card(self, card_id: Any) -> dict[str, Any]:
         if isinstance(card_id, int) and not isinstance(card_id, bool) and \
                 0 <= card_id < len(CARDS):

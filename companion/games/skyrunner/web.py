@@ -14,14 +14,14 @@ from markupsafe import Markup
 from companion.games.skyrunner import ENGINE
 from companion.games.skyrunner.data import CARDS, SEED
 from companion.i18n import current_lang
-from companion.web.spec import GameSpec
+from companion.web.spec import GameSpec, Helpers
 
 #: The order a hand is shown in.
 KIND_ORDER = ("bid", "surprise", "climb", "equipment", "sabotage", "lost", "fall")
 LANE_WIDTH, ROW_HEIGHT = 34, 16
 
 
-class SkyRunnerHelpers:
+class SkyRunnerHelpers(Helpers):
     kind_order = KIND_ORDER
 
     def _name(self, group: str, key: str | None) -> str:

@@ -8,6 +8,7 @@ seat's own legal moves (for the placements on offer).
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -25,14 +26,14 @@ from companion.games.climbers.web.build import (
 from companion.games.climbers.web.words import Words, placed_block, square_block
 from companion.i18n import current_lang
 from companion.i18n import gettext as _
-from companion.web.spec import GameSpec
+from companion.web.spec import GameSpec, Helpers
 
 #: Keys the phone's tower answers together with the key before them: a ghost tapped is
 #: where the block goes and how it lies, all at once. "Back" drops them with it.
 RIDERS = ("y", "long")
 
 
-class ClimbersHelpers:
+class ClimbersHelpers(Helpers):
     riders = RIDERS
 
     def block_items(self, view: dict[str, Any], marked: str | None = None) -> Markup:
@@ -191,11 +192,11 @@ class ClimbersHelpers:
             pose = "standing" if w == d else "lying"
         return {"pose": pose, "w": w, "d": d, "h": h}
 
-    def seat_colour_name(self, view: dict[str, Any], seat: int) -> str:
+    def seat_colour_name(self, view: Mapping[str, Any], seat: int) -> str:
         """The colour of ``seat``'s figure, by which a free seat is named ("dark blue")."""
         return self.colour(self.seat_colour(view, seat))
 
-    def seat_colour(self, view: dict[str, Any], seat: Any) -> str:
+    def seat_colour(self, view: Mapping[str, Any], seat: Any) -> str:
         colours = view.get("colours") or []
         try:
             return str(colours[int(seat)])

@@ -43,7 +43,7 @@ def create_app(overrides: dict[str, Any] | None = None,
     from companion.web.services import KEY, Services
 
     registry = {spec.id: spec for spec in (GAMES if games is None else games)}
-    i18n.init_app(app)
+    i18n.init_app(app, [spec.translations_path for spec in registry.values()])
     caches = Caches()
     pushes = Pushes(app, caches.memo, regions)
     hub = Hub(pushes)

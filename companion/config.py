@@ -68,6 +68,7 @@ class Config:
     MAX_CONTENT_LENGTH = 16 * 1024
     MAX_FORM_MEMORY_SIZE = 16 * 1024
     BABEL_DEFAULT_LOCALE = "en"
+    #: The shared catalogue; the app factory puts the games' own before it (``i18n``).
     BABEL_TRANSLATION_DIRECTORIES = str(TRANSLATIONS)
     LANGUAGES = ("en", "fr")
     #: Seconds between websocket pings, so a phone that vanished is shown as away.

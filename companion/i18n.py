@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextvars import ContextVar
+from pathlib import Path
 
 from babel import Locale
 from babel.support import NullTranslations
@@ -85,7 +86,20 @@ def listed(items: Sequence[str]) -> str:
     return gettext("%(list)s and %(last)s", list=", ".join(items[:-1]), last=items[-1])
 
 
-def init_app(app: Flask) -> None:
+def catalogue_directories(games: Iterable[Path], shared: str) -> str:
+    """Flask-Babel's ``BABEL_TRANSLATION_DIRECTORIES``: the folders of the games' catalogues
+    that exist, then the shared one. Flask-Babel merges the catalogues of the directories in
+    this order, each over the ones before, so a string the shared catalogue holds is said
+    as it says it; a game's catalogue holds its own places' strings, and
+    ``tests/web/test_translations.py`` checks that every catalogue says a string alike."""
+    return ";".join([*(str(folder) for folder in games if folder.is_dir()), shared])
+
+
+def init_app(app: Flask, game_catalogues: Iterable[Path] = ()) -> None:
+    """Languages for ``app``: the shared catalogue of its settings and, under it, the
+    catalogues of the games it offers (``game_catalogues``, their folders)."""
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = catalogue_directories(
+        game_catalogues, app.config["BABEL_TRANSLATION_DIRECTORIES"])
     Babel(app, locale_selector=select_locale)
     app.jinja_env.globals["current_lang"] = current_lang
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]

@@ -18,9 +18,8 @@ from functools import cache
 from html import unescape
 from typing import Any
 
-from babel.messages.pofile import read_po
-
-from companion.paths import SEEDS, TRANSLATIONS
+from companion.paths import SEEDS
+from support.catalogues import every
 
 #: Python's and Jinja's words for nothing, placeholders left unfilled, notes of the
 #: research behind the rules, citations in both languages at once.
@@ -110,7 +109,7 @@ def _french_headings() -> tuple[str, ...]:
 @cache
 def _phrases() -> dict[str, tuple[str, ...]]:
     """By language, the phrases of three words or more that the other language says
-    differently: the French catalogue's entries and every text of the seeds, cut at their
+    differently: the French catalogues' entries and every text of the seeds, cut at their
     placeholders."""
     pairs = list(_catalogue_pairs()) + list(_seed_pairs(_seeds()))
     phrases: dict[str, set[str]] = {"en": set(), "fr": set()}
@@ -160,7 +159,7 @@ def blank_names(html: str, lang: str) -> list[str]:
 
 @cache
 def _blank_name_words(lang: str) -> re.Pattern[str]:
-    """Each message of the catalogue with a name's placeholder, as it reads with that name
+    """Each message of the catalogues with a name's placeholder, as it reads with that name
     blank: the words on either side of it, with nothing between (at a text node's edge, or
     after a space where the name would have been first)."""
     shapes: set[str] = set()
@@ -192,9 +191,8 @@ def _words(text: str) -> str:
 
 
 def _catalogue_pairs() -> Iterator[tuple[str, str]]:
-    with (TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po").open("rb") as handle:
-        catalogue = read_po(handle)
-    for message in catalogue:
+    """Each English and French of every French catalogue, the shared one and each game's."""
+    for message in (message for place in every() for message in place.load("fr")):
         if not message.id or message.fuzzy:
             continue
         ids = message.id if isinstance(message.id, tuple) else (message.id,)

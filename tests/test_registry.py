@@ -20,20 +20,19 @@ from urllib.request import HTTPCookieProcessor, Request, build_opener
 
 import pytest
 from babel.messages.extract import extract_from_file
-from babel.messages.pofile import read_po
 
 from companion import create_app, games
 from companion.games.registry import BY_ID as ENGINES_BY_ID
 from companion.games.registry import ENGINES, GAME_IDS, package
 from companion.web.games import GAMES
 from companion.web.spec import PARTIALS, GameSpec
+from support.catalogues import of_games
 from support.checkout import copy_checkout
 from support.server_process import ServerProcess
 from tests.conftest import FAKE_GAME
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME_CSS = ROOT / "static" / "css" / "games"
-FRENCH = ROOT / "companion" / "translations" / "fr" / "LC_MESSAGES" / "messages.po"
 LANGUAGES = ("en", "fr")
 
 
@@ -41,12 +40,13 @@ def translated(texts: dict[str, str] | None) -> bool:
     return bool(texts) and all((texts or {}).get(lang) for lang in LANGUAGES)
 
 
-def untranslated_template_strings(folder: Path) -> list[str]:
-    """The interface strings of a game's templates that the French catalogue lacks."""
-    with FRENCH.open("rb") as handle:
-        catalogue = read_po(handle)
+def untranslated_template_strings(spec: GameSpec) -> list[str]:
+    """The interface strings of a game's templates that the game's own French catalogue
+    (``translations/`` of its package) lacks."""
+    [places] = of_games([spec])
+    catalogue = places.load("fr")
     missing = []
-    for path in sorted(folder.glob("*.html")):
+    for path in sorted(spec.templates_path.glob("*.html")):
         for _, message, _, context in extract_from_file("jinja2", str(path)):
             msgid = message[0] if isinstance(message, tuple) else message
             found = catalogue.get(msgid, context=context)
@@ -91,7 +91,7 @@ def missing_parts(spec: GameSpec) -> list[str]:
         if not all(translated(text) for text in texts):
             missing.append(f"option {option.key} in English and French")
     missing += [f"French for {where}"
-                for where in untranslated_template_strings(spec.templates_path)]
+                for where in untranslated_template_strings(spec)]
     return missing
 
 

@@ -9,6 +9,7 @@ tables (the engines) and to the pages (everything else). Its template helpers ar
 
 from __future__ import annotations
 
+import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -50,7 +51,8 @@ class Helpers:
 @dataclass(frozen=True)
 class GameSpec:
     """A registered game. ``seeds`` and ``templates`` default to the package's own folders
-    (``seeds/<id>.toml`` and ``templates/games/<id>/``)."""
+    (``seeds/<id>.toml`` and ``templates/games/<id>/``); its catalogues are the folder
+    ``translations/`` of its package."""
 
     engine: Game
     helpers: Helpers
@@ -75,6 +77,18 @@ class GameSpec:
     @property
     def templates_path(self) -> Path:
         return self.templates or TEMPLATES / "games" / self.id
+
+    @property
+    def package_path(self) -> Path:
+        """The folder of the game's package: its engine and its presenter."""
+        package = type(self.engine).__module__.rpartition(".")[0]
+        return Path(str(sys.modules[package].__file__)).parent
+
+    @property
+    def translations_path(self) -> Path:
+        """The folder of the game's catalogues (``<lang>/LC_MESSAGES/messages.po`` and
+        ``.mo``): the strings of its own places, beside its package."""
+        return self.package_path / "translations"
 
     @cached_property
     def seed(self) -> dict[str, Any]:

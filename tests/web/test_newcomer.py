@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tomllib
 import urllib.request
+import zipfile
 from importlib.metadata import distribution, packages_distributions
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from typing import Any
 import pytest
 from packaging.requirements import Requirement
 
+from support.catalogues import every
 from support.checkout import ROOT, copy_checkout
 from support.server_log import assert_clean_log
 from support.server_process import (
@@ -194,6 +196,9 @@ def test_a_wheel_of_a_fresh_copy_serves_every_page_through_the_procfile(tmp_path
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", dist,
                     checkout], check=True, capture_output=True, timeout=INSTALL_SECONDS)
     wheel = next(dist.glob("table_companion-*.whl"))
+    with zipfile.ZipFile(wheel) as built:  # the shared catalogue and each game's, compiled
+        assert {place.mo("fr").relative_to(ROOT).as_posix() for place in every()} <= set(
+            built.namelist())
     subprocess.run([sys.executable, "-m", "venv", venv], check=True)
     subprocess.run([venv / "bin" / "python", "-m", "pip", "install", "-q",
                     "--disable-pip-version-check", wheel], check=True, capture_output=True,

@@ -1,35 +1,54 @@
-"""The French catalogue: complete, faithful to its placeholders, in step with the source."""
+"""The French catalogues, the shared one and each game's: complete, faithful to their
+placeholders, each holding exactly the strings of its own places, saying a string alike
+wherever it appears, and in step with the source."""
 
 from __future__ import annotations
 
-import io
-import os
 import re
 from collections import Counter
-from pathlib import Path
+from functools import cache
 
-from babel.messages import frontend
+import pytest
 from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from flask_babel import force_locale
+from flask import Flask
+from flask_babel import force_locale, gettext
 
+from companion import i18n
+from companion.config import Config
 from companion.games.seventh_heaven.web import SPEC as SEVENTH_HEAVEN
+from companion.web.games import GAMES
+from support.catalogues import (
+    SHARED,
+    Places,
+    compiled,
+    every,
+    extract,
+    key,
+    keys,
+    known_translations,
+    updated,
+)
 from tests.conftest import make_app
 
-ROOT = Path(__file__).resolve().parents[2]
-TRANSLATIONS = ROOT / "companion" / "translations"
-FR_PO = TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po"
-FR_MO = FR_PO.with_suffix(".mo")
+#: The shared catalogue, then each registered game's.
+CATALOGUES = every()
+SHARED_PLACES = CATALOGUES[0]
 
 # %(name)s, %(num)d, %(x)r, %(n)05.2f ... and the literal %%.
 PLACEHOLDER = re.compile(r"%(?:\((\w+)\))?[-#0 +]*(?:\d+|\*)?(?:\.\d+)?[diouxXeEfFgGcrsa%]")
 
+every_catalogue = pytest.mark.parametrize("place", CATALOGUES, ids=lambda place: place.name)
 
-def load_fr() -> Catalog:
-    with FR_PO.open("rb") as po:
-        return read_po(po, locale="fr")
+
+def load_fr(place: Places) -> Catalog:
+    return place.load("fr")
+
+
+def french_messages() -> list[Message]:
+    """Every message of every French catalogue (a string in two catalogues, twice)."""
+    return [message for place in CATALOGUES for message in messages(load_fr(place))]
 
 
 def messages(catalog: Catalog) -> list[Message]:
@@ -45,10 +64,17 @@ def placeholders(text: str) -> Counter[str]:
     return Counter(match.group(0) for match in PLACEHOLDER.finditer(text))
 
 
-def test_every_message_has_a_french_translation():
-    catalog = load_fr()
+@cache
+def extracted() -> dict[str, Catalog]:
+    """Every string of the source, extracted as babel.cfg maps the files, by catalogue."""
+    return extract(CATALOGUES)
+
+
+@every_catalogue
+def test_every_message_has_a_french_translation(place):
+    catalog = load_fr(place)
     assert catalog.num_plurals == 2 and catalog.plural_expr == "(n > 1)"
-    assert messages(catalog), "the French catalogue is empty"
+    assert messages(catalog), f"the French catalogue of {place.name} is empty"
     assert not catalog.obsolete, f"obsolete entries left: {list(catalog.obsolete)}"
     for message in messages(catalog):
         assert not message.fuzzy, f"fuzzy: {message.id!r}"
@@ -58,8 +84,9 @@ def test_every_message_has_a_french_translation():
         assert all(s.strip() for s in strings), f"untranslated: {message.id!r}"
 
 
-def test_placeholders_survive_translation():
-    catalog = load_fr()
+@every_catalogue
+def test_placeholders_survive_translation(place):
+    catalog = load_fr(place)
     for message in messages(catalog):
         ids = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
         for index, string in enumerate(forms(message)):
@@ -69,48 +96,83 @@ def test_placeholders_survive_translation():
         assert not list(message.check(catalog)), f"{message.id!r}: {list(message.check(catalog))}"
 
 
-def extracted_messages() -> dict[tuple[str, str | None], str | tuple[str, ...]]:
-    """Every string of the source, extracted with the project's babel.cfg."""
-    parse = getattr(frontend, "parse_mapping_cfg", None) or frontend.parse_mapping
-    with (ROOT / "babel.cfg").open() as cfg:
-        method_map, options_map = parse(cfg)
-
-    def directory_filter(dirpath: str) -> bool:
-        name = os.path.basename(dirpath)
-        return not name.startswith((".", "_")) and name not in {
-            "translations", "tests"}
-
-    found: dict[tuple[str, str | None], str | tuple[str, ...]] = {}
-    for _, _, message, _, context in extract_from_dir(
-            str(ROOT), method_map, options_map, directory_filter=directory_filter):
-        singular = message[0] if isinstance(message, tuple) else message
-        if singular:
-            found[(singular, context)] = message
-    return found
+def test_the_extraction_finds_the_strings_of_each_place():
+    assert ("Start a table", None) in keys(extracted()[SHARED]), "check babel.cfg"
+    assert all(keys(extracted()[place.name]) for place in CATALOGUES), "a place says nothing"
 
 
-def test_every_string_in_the_source_is_in_the_french_catalogue():
-    catalog = load_fr()
-    extracted = extracted_messages()
-    assert ("Start a table", None) in extracted, "extraction found nothing: check babel.cfg"
-    missing = sorted(singular for (singular, context) in extracted
-                     if catalog.get(singular, context=context) is None)
-    assert not missing, ("strings without French (run pybabel extract/update, then "
-                         f"translate): {missing}")
-    for (singular, context), message in extracted.items():
-        in_po = catalog.get(singular, context=context)
-        if isinstance(message, tuple):
-            assert in_po.pluralizable and tuple(in_po.id) == message, (
-                f"the plural of {singular!r} changed: {message!r} vs {in_po.id!r}")
+@every_catalogue
+def test_every_catalogue_holds_exactly_the_strings_of_its_places(place):
+    """Its template and its French hold what its places say, no more (run
+    scripts/translations, then translate what it lists)."""
+    said = keys(extracted()[place.name])
+    with place.template.open("rb") as template:
+        assert keys(read_po(template)) == said, f"{place.template} is stale"
+    french = keys(load_fr(place))
+    assert sorted(map(str, said - french)) == [], "strings without French"
+    assert sorted(map(str, french - said)) == [], "strings no place of it says"
 
 
-def test_the_committed_mo_is_the_compiled_po():
+def test_the_shared_catalogue_holds_no_string_said_only_in_a_games_places():
+    only_games = set().union(*(keys(extracted()[place.name]) for place in CATALOGUES[1:]))
+    only_games -= keys(extracted()[SHARED])
+    assert sorted(map(str, keys(load_fr(SHARED_PLACES)) & only_games)) == []
+
+
+def test_a_string_is_said_alike_in_every_catalogue():
+    """The app merges every catalogue into one, so a string in two of them must say the
+    same: else one of its places would speak the other's French."""
+    said: dict[object, dict[str, object]] = {}
+    for place in CATALOGUES:
+        for message in messages(load_fr(place)):
+            said.setdefault(key(message), {})[place.name] = message.string
+    assert {message: where for message, where in said.items()
+            if len(set(where.values())) > 1} == {}
+    assert any(len(where) > 1 for where in said.values()), "no string is shared: check it"
+
+
+def test_a_new_catalogue_takes_the_french_the_others_give_and_leaves_the_rest_empty(tmp_path):
+    """What scripts/translations does for a new game: its catalogue begins with the shared
+    one's header (two plural forms) and the French already given to its strings."""
+    template = Catalog()
+    template.add("Start a table")
+    template.add("Nobody has translated this")
+    catalog = updated(Places("new", tmp_path), template, "fr",
+                      known_translations(CATALOGUES, "fr"))
+    assert catalog.num_plurals == 2 and not catalog.fuzzy
+    assert catalog.get("Start a table").string == "Démarrer une table"
+    assert not catalog.get("Nobody has translated this").string
+
+
+@every_catalogue
+def test_the_committed_mo_is_the_compiled_po(place):
     """The app reads the .mo, committed so that a bare clone and its wheel speak French:
-    after changing the .po, run `pybabel compile -d companion/translations`."""
-    compiled = io.BytesIO()
-    write_mo(compiled, load_fr())
-    assert FR_MO.read_bytes() == compiled.getvalue(), (
-        "messages.mo is stale: run pybabel compile -d companion/translations")
+    after changing a .po, run scripts/translations."""
+    assert place.mo("fr").read_bytes() == compiled(place, "fr"), (
+        f"{place.mo('fr')} is stale: run scripts/translations")
+
+
+def test_the_app_reads_every_games_catalogue_under_the_shared_one(app):
+    assert app.config["BABEL_TRANSLATION_DIRECTORIES"].split(";") == [
+        *(str(spec.translations_path) for spec in GAMES), str(SHARED_PLACES.folder)]
+
+
+def test_a_games_catalogue_cannot_change_what_the_shared_one_says(tmp_path):
+    """Flask-Babel merges the directories in order, each over the ones before: the shared
+    catalogue comes last, so its French wins over a game's."""
+    game = tmp_path / "translations"
+    (game / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    catalog = Catalog(locale="fr")
+    catalog.add("Start a table", "Autre chose")
+    catalog.add("Nobody else says this", "Personne d’autre ne le dit")
+    with (game / "fr" / "LC_MESSAGES" / "messages.mo").open("wb") as handle:
+        write_mo(handle, catalog)
+    app = Flask(__name__)
+    app.config.from_object(Config)
+    i18n.init_app(app, [game])
+    with app.test_request_context(), force_locale("fr"):
+        assert gettext("Start a table") == "Démarrer une table"
+        assert gettext("Nobody else says this") == "Personne d’autre ne le dit"
 
 
 def test_the_home_page_speaks_french_to_a_french_browser(client):

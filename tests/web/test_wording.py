@@ -4,8 +4,9 @@ player's name, and one apostrophe throughout.
 A name says nothing of its player's gender, so no word after it may agree with one: no
 past participle or adjective after a form of *être* ("Ana est monté"), no pronoun standing
 for the player ("devant lui"), no inclusive spelling ("Seul·e Ana"). The check reads every
-message of the French catalogue and every text of the seeds that names a player, from
-each name on; and the log's move lines, which follow the mover's name.
+message of every French catalogue (the shared one and each game's) and every text of the
+seeds that names a player, from each name on; and the log's move lines, which follow the
+mover's name.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from companion.paths import SEEDS, TEMPLATES
-from tests.web.test_translations import forms, load_fr
+from tests.web.test_translations import forms, french_messages
 
 #: The placeholders that stand for a player's name, or for several names: the catalogue's
 #: (``%(name)s``) and the seeds' (``{turn}``, whom the game waits for).
@@ -131,14 +132,12 @@ def test_the_check_finds_what_it_looks_for():
 
 
 def test_no_french_word_agrees_with_a_gender_guessed_from_a_name():
-    """The catalogue's participles and pronouns that follow a name (or begin a line said
+    """The catalogues' participles and pronouns that follow a name (or begin a line said
     after one) agree with no gender; so do the seeds' texts that name players."""
     after_a_name = move_lines()
     assert "went down to the table" in after_a_name and "fell into lane %(lane)s" in after_a_name
     guesses = {}
-    for message in load_fr():
-        if not message.id:
-            continue
+    for message in french_messages():
         english = ids(message)
         from_start = english[0] in after_a_name
         for index, text in enumerate(forms(message)):
@@ -157,9 +156,10 @@ def test_no_french_word_agrees_with_a_gender_guessed_from_a_name():
 
 
 def test_one_apostrophe_in_each_language():
-    """The typographic apostrophe (’), as most of the catalogue writes it, in every
-    message of the catalogue, both languages, and every text of the seeds."""
-    straight = [text for message in load_fr() if message.id
+    """The typographic apostrophe (’), as most of the catalogues write it, in every
+    message of every catalogue (the shared one and each game's), both languages, and every
+    text of the seeds."""
+    straight = [text for message in french_messages()
                 for text in (*ids(message), *forms(message)) if "'" in text]
     straight += [f"{where}: {text}" for where, _lang, text in seed_texts() if "'" in text]
     assert not straight, straight

@@ -18,11 +18,10 @@ from markupsafe import Markup
 LANG_COOKIE = "lang"
 
 #: The language of the drawing under way when its caller named it (a push is drawn in its
-#: connection's language): templates ask for it hundreds of times a push, and Flask-Babel
-#: finds it through the request's context each time.
-_drawing_lang: ContextVar[str | None] = ContextVar("drawing_lang", default=None)
-#: Each language's catalogue, as Flask-Babel loaded it.
-_catalogues: dict[str, NullTranslations] = {}
+#: connection's language), and its app's catalogue for it: templates ask for them hundreds
+#: of times a push, and Flask-Babel finds them through the request's context each time.
+_drawing: ContextVar[tuple[str, NullTranslations] | None] = ContextVar("drawing",
+                                                                      default=None)
 #: Each language's locale, parsed once: Flask-Babel's ``force_locale`` parses the name it is
 #: given, at half the cost of setting up a push's drawing.
 _locales: dict[str, Locale] = {}
@@ -38,33 +37,29 @@ def select_locale() -> str:
 
 
 def current_lang() -> str:
-    lang = _drawing_lang.get()
-    return lang if lang is not None else str(get_locale() or "en")
+    drawing = _drawing.get()
+    return drawing[0] if drawing is not None else str(get_locale() or "en")
 
 
 @contextlib.contextmanager
 def drawing_in(lang: str) -> Iterator[None]:
-    """Draw in ``lang``: Flask-Babel's ``force_locale``, with the language and its
-    catalogue found without a lookup through the request for every word."""
+    """Draw in ``lang``: Flask-Babel's ``force_locale``, with the language and the app's
+    catalogue for it found once, not through the request for every word. Needs the app's
+    context (each app merges the catalogues of the games it offers)."""
     locale = _locales.get(lang)
     if locale is None:
         locale = _locales[lang] = Locale.parse(lang)
-    token = _drawing_lang.set(lang)
-    try:
-        with force_locale(locale):
+    with force_locale(locale):
+        token = _drawing.set((lang, get_translations()))
+        try:
             yield
-    finally:
-        _drawing_lang.reset(token)
+        finally:
+            _drawing.reset(token)
 
 
 def _catalogue() -> NullTranslations:
-    lang = _drawing_lang.get()
-    if lang is None:
-        return get_translations()
-    found = _catalogues.get(lang)
-    if found is None:  # inside drawing_in(lang): Flask-Babel's catalogue for lang
-        found = _catalogues[lang] = get_translations()
-    return found
+    drawing = _drawing.get()
+    return drawing[1] if drawing is not None else get_translations()
 
 
 def gettext(text: str, **variables: object) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import cache
+from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog, Message
@@ -157,22 +158,46 @@ def test_the_app_reads_every_games_catalogue_under_the_shared_one(app):
         *(str(spec.translations_path) for spec in GAMES), str(SHARED_PLACES.folder)]
 
 
+def game_catalogue(folder: Path, french: dict[str, str]) -> Path:
+    """A game's catalogues folder in ``folder``, saying ``french`` in French."""
+    game = folder / "translations"
+    (game / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    catalog = Catalog(locale="fr")
+    for english, said in french.items():
+        catalog.add(english, said)
+    with (game / "fr" / "LC_MESSAGES" / "messages.mo").open("wb") as handle:
+        write_mo(handle, catalog)
+    return game
+
+
+def app_with(*game_catalogues: Path) -> Flask:
+    """An app speaking the shared catalogue and ``game_catalogues`` under it."""
+    app = Flask(__name__)
+    app.config.from_object(Config)
+    i18n.init_app(app, game_catalogues)
+    return app
+
+
 def test_a_games_catalogue_cannot_change_what_the_shared_one_says(tmp_path):
     """Flask-Babel merges the directories in order, each over the ones before: the shared
     catalogue comes last, so its French wins over a game's."""
-    game = tmp_path / "translations"
-    (game / "fr" / "LC_MESSAGES").mkdir(parents=True)
-    catalog = Catalog(locale="fr")
-    catalog.add("Start a table", "Autre chose")
-    catalog.add("Nobody else says this", "Personne d’autre ne le dit")
-    with (game / "fr" / "LC_MESSAGES" / "messages.mo").open("wb") as handle:
-        write_mo(handle, catalog)
-    app = Flask(__name__)
-    app.config.from_object(Config)
-    i18n.init_app(app, [game])
+    french = {"Start a table": "Autre chose", "Nobody else says this": "Personne d’autre ne le dit"}
+    app = app_with(game_catalogue(tmp_path, french))
     with app.test_request_context(), force_locale("fr"):
         assert gettext("Start a table") == "Démarrer une table"
         assert gettext("Nobody else says this") == "Personne d’autre ne le dit"
+
+
+def test_a_push_is_drawn_with_its_own_apps_catalogues(tmp_path):
+    """Two apps in one process offering different games: a drawing in French (a push's,
+    ``drawing_in``) says each app's own words, not those of the app that drew first."""
+    said = {"Nobody else says this": "Personne d’autre ne le dit"}
+    apps = [app_with(game_catalogue(tmp_path, said)), app_with()]
+    heard = []
+    for app in apps * 2:
+        with app.app_context(), i18n.drawing_in("fr"):
+            heard.append(i18n.gettext("Nobody else says this"))
+    assert heard == ["Personne d’autre ne le dit", "Nobody else says this"] * 2
 
 
 def test_the_home_page_speaks_french_to_a_french_browser(client):

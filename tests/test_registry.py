@@ -149,21 +149,22 @@ def test_every_package_of_the_games_is_a_registered_game_found_by_its_id():
 
 
 def shared_files_naming_a_game() -> list[str]:
-    """The companion's modules and templates outside the games' own places and the
-    registry's list that name a registered game's id as a string (a branch such as
-    ``game_id == 'climbers'``)."""
-    named = re.compile("|".join(rf"[\"']{re.escape(game_id)}[\"']" for game_id in GAME_IDS))
+    """The companion's modules, templates and stylesheets outside the games' own places and
+    the registry's list that name a registered game's id as a string or an attribute's
+    value (a branch such as ``game_id == 'climbers'``, a rule on ``[data-game=climbers]``)."""
+    named = re.compile("|".join(rf"[\"'=]{re.escape(game_id)}[\"'\]]" for game_id in GAME_IDS))
     games = ROOT / "companion" / "games"
     shared = [path for path in (ROOT / "companion").rglob("*.py")
               if (games not in path.parents or path.parent == games)
               and path != games / "registry.py"]
     shared += [path for path in (ROOT / "templates").rglob("*.html")
                if (ROOT / "templates" / "games") not in path.parents]
+    shared += [path for path in (ROOT / "static").rglob("*.css") if GAME_CSS not in path.parents]
     return sorted(str(path.relative_to(ROOT)) for path in shared
                   if named.search(path.read_text()))
 
 
-def test_no_shared_module_or_template_names_a_game():
+def test_no_shared_module_template_or_stylesheet_names_a_game():
     assert shared_files_naming_a_game() == []
 
 
@@ -207,7 +208,8 @@ def add_high_card_as(checkout: Path, game_id: str) -> None:
     places = {HIGH_CARD / module: package / module
               for module in ("__init__.py", "engine.py", "web.py")}
     places[HIGH_CARD / "high-card.toml"] = checkout / "seeds" / f"{game_id}.toml"
-    places[HIGH_CARD / "high-card.css"] = checkout / "static" / "css" / "games" / f"{game_id}.css"
+    places |= {HIGH_CARD / f"high-card{kind}.css": checkout / "static" / "css" / "games" /
+               f"{game_id}{kind}.css" for kind in ("", "-screen")}
     places |= {path: checkout / "templates" / "games" / game_id / path.name
                for path in (HIGH_CARD / "templates").glob("*.html")}
     renamed = {"high-card": game_id, "tests.fake_game": f"companion.games.{name}",
@@ -266,8 +268,8 @@ def test_a_copy_of_high_card_under_a_new_id_is_a_game_of_its_places_and_one_line
 
     assert sorted(git(checkout, "status", "--porcelain").splitlines()) == [
         " M companion/games/registry.py", "?? companion/games/low_card/",
-        "?? seeds/low-card.toml", "?? static/css/games/low-card.css",
-        "?? templates/games/low-card/"]
+        "?? seeds/low-card.toml", "?? static/css/games/low-card-screen.css",
+        "?? static/css/games/low-card.css", "?? templates/games/low-card/"]
     assert git(checkout, "diff", "--numstat").split() == ["1", "0",
                                                           "companion/games/registry.py"]
 
@@ -277,11 +279,12 @@ def test_a_copy_of_high_card_under_a_new_id_is_a_game_of_its_places_and_one_line
         assert 'id="game-low-card"' in host.get("/")
         screen = host.post("/tables", {"game": "low-card", "players": "2", "opt_hand": "3"})
         code = re.fullmatch(r".*/t/(\w+)/screen", host.url)[1]
-        assert "css/games/low-card.css" in screen
+        assert "css/games/low-card.css" in screen and "css/games/low-card-screen.css" in screen
         phones = [Browser(server.base) for _ in range(2)]
         for seat, (phone, name) in enumerate(zip(phones, ("Ana", "Ben"), strict=True)):
             phone.post(f"/j/{code}", {"name": name, "seat": str(seat)})
             assert phone.url.endswith(f"/t/{code}/play")
+            assert "low-card-screen.css" not in phone.get(f"/t/{code}/play")
         host.post(f"/t/{code}/start", {"first_seat": "0"})
         for turn in range(6):
             phone = phones[turn % 2]

@@ -4,8 +4,8 @@ Chromium restyles the whole subtree of an element a ``:has()`` matched whenever 
 inserted anywhere under it, when a rule styles that element's descendants. A push inserts
 nodes into every page it reaches, so a rule ``.page:has(...) .thing`` restyled the whole
 table screen of The Climbers after each one (880 elements, ``bench/tower.py --breakdown``).
-In the styles every page and The Climbers' pages load, ``:has()`` only ever styles the
-element it is on.
+In the styles every page, the table screen and The Climbers' pages load, ``:has()`` only
+ever styles the element it is on.
 """
 
 from __future__ import annotations
@@ -16,8 +16,10 @@ from pathlib import Path
 import pytest
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
+#: Every page's styles, the table screen's (each game's board on it too) and The Climbers'.
 SHEETS = ("css/companion.css", "css/screen.css", "css/games/climbers.css",
-          "css/games/climbers-extras.css")
+          "css/games/climbers-extras.css",
+          *sorted(str(path.relative_to(STATIC)) for path in STATIC.glob("css/games/*-screen.css")))
 COMMENT = re.compile(r"/\*.*?\*/", re.S)
 
 

@@ -53,6 +53,8 @@ from support.floods import (
 from support.server_process import ServerProcess, request_from
 
 BODY_WATCHED = 30.0
+#: The game at the tables: one of up to six, whose second seat can move as it starts.
+GAME = "seventh-heaven"
 
 
 def latencies(times: list[tuple[Any, float]]) -> str:
@@ -97,8 +99,8 @@ def main() -> int:
         server = ServerProcess(Path(directory) / "floods.sqlite", env=env).start()
         try:
             port = server.port
-            code, _, tokens = started_table(port, PHONE)
-            guest_code, _, guest_tokens = started_table(port, GUEST, players=6)
+            code, _, tokens = started_table(port, PHONE, GAME)
+            guest_code, _, guest_tokens = started_table(port, GUEST, GAME, players=6)
 
             def view() -> int:
                 return request_from(port, "GET", f"/api/tables/{code}/view", None,
@@ -127,7 +129,7 @@ def main() -> int:
                 print(f"  the guest tried {count} in {time.monotonic() - opening:.1f} s: "
                       + ", ".join(f"{n} {'refused with ' if isinstance(key, int) else ''}{key}"
                                   for key, n in outcomes.items()), flush=True)
-                for step, took in join_and_play(port):
+                for step, took in join_and_play(port, GAME):
                     said = f"{took * 1000:.0f} ms" if isinstance(took, float) else took
                     print(f"    the newcomer: {step}: {said}", flush=True)
                 print(f"  the server closed {held.dropped} of the guest's sockets meanwhile",

@@ -6,9 +6,9 @@ In one process, with no sockets: for every registered game it seats the most pla
 game allows (capped at 6), plays seeded random legal moves through ``Tables.submit`` and,
 after each move, renders what every phone and one table screen would be pushed (the hub's
 own renderer and diff, as a connection that received every earlier push). It reports the
-median bytes per move for a phone and for the screen against the budgets, and which
-regions those bytes are made of. A move's bytes for a phone are those of every phone but
-the mover's (whose answer comes over HTTP).
+median bytes per move for a phone and for the screen against the game's budgets (its
+``GameSpec.push_budget``), and which regions those bytes are made of. A move's bytes for a
+phone are those of every phone but the mover's (whose answer comes over HTTP).
 """
 
 from __future__ import annotations
@@ -28,11 +28,6 @@ from companion.web.games import BY_ID  # noqa: E402
 from companion.web.services import services  # noqa: E402
 from support.playout import playout  # noqa: E402
 from support.pushing import render_for  # noqa: E402
-
-#: Median bytes per ordinary move: (phone, screen). The Climbers' tower is drawn in the
-#: browser: a move sends the few blocks it changed.
-BUDGETS = {"climbers": (2_000, 2_000)}
-CARD_GAME_BUDGET = (3_000, 6_000)
 
 
 def play(game_id: str, seed: int, moves: int) -> tuple[list[int], list[int],
@@ -78,7 +73,7 @@ def main() -> None:
             screens += s
             for key, values in r.items():
                 regions[key] += values
-        budget = BUDGETS.get(game_id, CARD_GAME_BUDGET)
+        budget = BY_ID[game_id].push_budget
         biggest = sorted(regions.items(), key=lambda kv: -statistics.fmean(kv[1]))[:6]
         print(f"{game_id} | {statistics.median(phones):,.0f} B ({budget[0]:,}) | "
               f"{statistics.median(screens):,.0f} B ({budget[1]:,}) | "

@@ -186,12 +186,12 @@ def open_sockets(port: int, code: str, source: str, tokens: list[str], count: in
     return outcomes, refusal
 
 
-def started_table(port: int, source: str, players: int = 2,
+def started_table(port: int, source: str, game: str, players: int = 2,
                   seed: int = 7) -> tuple[str, str, dict[int, str]]:
-    """A started table of In 7th Heaven created by the laptop (127.0.0.1), every seat
-    taken from ``source``: its code, host token and seat tokens."""
+    """A started table of ``game`` created by the laptop (127.0.0.1), every seat taken
+    from ``source``: its code, host token and seat tokens."""
     status, created = call_from(port, "POST", "/api/tables",
-                                {"game": "seventh-heaven", "players": players, "seed": seed})
+                                {"game": game, "players": players, "seed": seed})
     assert status == 201, created
     code, host = created["code"], created["host_token"]
     tokens = {}
@@ -206,12 +206,13 @@ def started_table(port: int, source: str, players: int = 2,
     return code, host, tokens
 
 
-def join_and_play(port: int, source: str = NEWCOMER,
+def join_and_play(port: int, game: str, source: str = NEWCOMER,
                   timeout: float = 5) -> list[tuple[str, float | str]]:
-    """A newcomer's evening, from ``source``: the home page; a table of two the laptop
-    creates and sits at; a seat taken there, the phone's websocket, the game started by
-    the host, a move made and its push on the phone. Each step with its seconds, or what
-    went wrong; it stops at the first that fails."""
+    """A newcomer's evening, from ``source``: the home page; a table of two of ``game``
+    (one whose second seat has a move once it starts) the laptop creates and sits at; a
+    seat taken there, the phone's websocket, the game started by the host, a move made and
+    its push on the phone. Each step with its seconds, or what went wrong; it stops at the
+    first that fails."""
     steps: list[tuple[str, float | str]] = []
     table: dict[str, str] = {}
     ws: websocket.WebSocket | None = None
@@ -222,7 +223,7 @@ def join_and_play(port: int, source: str = NEWCOMER,
 
     def laptop() -> str | None:
         status, created = call_from(port, "POST", "/api/tables", {
-            "game": "seventh-heaven", "players": 2, "seed": 3}, timeout=timeout)
+            "game": game, "players": 2, "seed": 3}, timeout=timeout)
         if status != 201:
             return f"answered {status} {created}"
         table.update(code=created["code"], host=created["host_token"])

@@ -117,9 +117,10 @@ _ids = itertools.count()
 
 
 class ApiTable:
-    """A table driven through the JSON API, the way a script or a bot would."""
+    """A table of ``game`` (a registered game's id) driven through the JSON API, the way a
+    script or a bot would."""
 
-    def __init__(self, client: FlaskClient, game: str = "seventh-heaven", players: int = 4,
+    def __init__(self, client: FlaskClient, game: str, players: int = 4,
                  seed: int = 7, options: dict[str, Any] | None = None) -> None:
         self.client = client
         response = client.post("/api/tables", json={"game": game, "players": players,
@@ -132,7 +133,7 @@ class ApiTable:
         self.players = players
 
     @classmethod
-    def started(cls, client: FlaskClient, game: str = "seventh-heaven", players: int = 4,
+    def started(cls, client: FlaskClient, game: str, players: int = 4,
                 seed: int = 7, options: dict[str, Any] | None = None,
                 first_seat: int = 0) -> ApiTable:
         """A table of ``game`` whose every seat is taken and whose match has begun."""

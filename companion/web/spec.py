@@ -65,6 +65,9 @@ class GameSpec:
     #: Extras the whole table goes into together, pausing every move meanwhile: each
     #: with the clause a move made then is refused with (``Tables.pause``).
     pauses: Mapping[str, str] = field(default_factory=dict)
+    #: The median bytes per ordinary move a phone and the table screen may be pushed
+    #: (phone, screen): ``bench/pushes.py`` holds each game to its own.
+    push_budget: tuple[int, int] = (3_000, 6_000)
 
     @property
     def id(self) -> str:

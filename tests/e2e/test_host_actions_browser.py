@@ -17,7 +17,7 @@ pytestmark = pytest.mark.e2e
 
 def test_the_host_frees_a_seat_and_undoes_after_confirming(browser, live_server):
     app, base = live_server["app"], live_server["base"]
-    table = ApiTable.started(app.test_client(), players=3, seed=7)
+    table = ApiTable.started(app.test_client(), game="seventh-heaven", players=3, seed=7)
     table.post_move(0, table.moves(0)[0])
     laptop = browser.new_context(viewport={"width": 1280, "height": 800})
     laptop.add_cookies([{"name": f"host_{table.code}", "value": table.host, "url": base}])

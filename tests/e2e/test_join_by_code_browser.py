@@ -17,7 +17,7 @@ pytestmark = pytest.mark.e2e
 
 def test_a_phone_joins_by_typing_the_code(browser, live_server):
     app, base = live_server["app"], live_server["base"]
-    table = ApiTable(app.test_client(), players=3)
+    table = ApiTable(app.test_client(), game="seventh-heaven", players=3)
     context = browser.new_context(**PHONE)
     page = context.new_page()
     page.goto(f"{base}/")
@@ -48,7 +48,7 @@ def test_a_name_over_the_limit_typed_on_a_phone_is_refused_and_kept(browser, liv
     """The field takes the whole name as typed; the refusal says the limit in view, and the
     name is there to shorten, never cut without a word."""
     app, base = live_server["app"], live_server["base"]
-    table = ApiTable(app.test_client(), players=3)
+    table = ApiTable(app.test_client(), game="seventh-heaven", players=3)
     context = browser.new_context(**PHONE)
     page = context.new_page()
     page.goto(f"{base}/j/{table.code}")

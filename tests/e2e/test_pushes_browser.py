@@ -18,7 +18,7 @@ from tests.conftest import GAME_IDS, ApiTable
 def test_a_half_made_choice_survives_the_first_push_another_push_and_a_reload(browser,
                                                                               live_server):
     app, base = live_server["app"], live_server["base"]
-    table = ApiTable.started(app.test_client(), players=3, seed=7)
+    table = ApiTable.started(app.test_client(), game="seventh-heaven", players=3, seed=7)
     context = browser.new_context(**PHONE)
     context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[0],
                           "url": base}])

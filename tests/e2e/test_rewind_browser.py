@@ -18,7 +18,7 @@ pytestmark = pytest.mark.e2e
 
 def test_the_host_rewinds_to_before_a_move_from_the_log(browser, live_server):
     app, base = live_server["app"], live_server["base"]
-    table = ApiTable.started(app.test_client(), players=3, seed=7)
+    table = ApiTable.started(app.test_client(), game="seventh-heaven", players=3, seed=7)
     table.play_at_random(5, random.Random(7))
     laptop = browser.new_context(viewport={"width": 1280, "height": 800})
     laptop.add_cookies([{"name": f"host_{table.code}", "value": table.host, "url": base}])

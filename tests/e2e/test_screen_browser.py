@@ -72,7 +72,7 @@ def test_the_last_move_shows_its_rule_line_on_the_screen(browser, live_server):
     """In 7th Heaven's first moves an event space sends a piece on: the screen's newest
     log line says so with its "Why" link, in view."""
     app, base = live_server["app"], live_server["base"]
-    table = ApiTable.started(app.test_client(), players=3, seed=7)
+    table = ApiTable.started(app.test_client(), game="seventh-heaven", players=3, seed=7)
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.goto(f"{base}/t/{table.code}/screen")

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.e2e
 def test_a_newcomer_waits_until_the_host_lets_them_into_a_freed_seat(browser, live_server):
     app, base = live_server["app"], live_server["base"]
     client = app.test_client()
-    table = ApiTable.started(client, players=3, seed=7)
+    table = ApiTable.started(client, game="seventh-heaven", players=3, seed=7)
     client.set_cookie(f"host_{table.code}", table.host)
     assert client.post(f"/t/{table.code}/free", data={"seat": "1"}).status_code == 303
     laptop = browser.new_context(viewport={"width": 1280, "height": 800})

@@ -23,7 +23,7 @@ def play_to_end(table: ApiTable, rng: random.Random, limit: int = 2000) -> int:
 
 
 def test_a_seeded_game_plays_to_its_end(client):
-    table = ApiTable(client, players=4, seed=11).join_all()
+    table = ApiTable(client, game="seventh-heaven", players=4, seed=11).join_all()
     assert table.start() == 0
     played = play_to_end(table, random.Random(3))
     final = table.view()
@@ -38,13 +38,13 @@ def test_a_seeded_game_plays_to_its_end(client):
 def test_the_same_seed_deals_the_same_hands(client):
     hands = []
     for _ in range(2):
-        table = ApiTable.started(client, players=3, seed=99)
+        table = ApiTable.started(client, game="seventh-heaven", players=3, seed=99)
         hands.append([table.view(seat)["view"]["hand"] for seat in range(3)])
     assert hands[0] == hands[1]
 
 
 def test_an_illegal_move_is_refused_with_its_rule(client):
-    table = ApiTable.started(client, players=4)
+    table = ApiTable.started(client, game="seventh-heaven", players=4)
     hand = table.view(0)["view"]["hand"]
     backward = next((c for c in hand if c["kind"] == "number" and c["value"] < 0), None)
     card = backward or hand[0]
@@ -61,7 +61,7 @@ def test_an_illegal_move_is_refused_with_its_rule(client):
 
 
 def test_another_seats_token_is_forbidden(client):
-    table = ApiTable.started(client, players=4)
+    table = ApiTable.started(client, game="seventh-heaven", players=4)
     move = table.moves(0)[0]
     response = client.post(f"/api/tables/{table.code}/moves", headers=bearer(table.tokens[1]),
                            json={"move": move, "seq": 0, "client_move_id": "x1"})
@@ -75,7 +75,7 @@ def test_another_seats_token_is_forbidden(client):
 
 
 def test_a_stale_move_gets_the_fresh_view(client):
-    table = ApiTable.started(client, players=4)
+    table = ApiTable.started(client, game="seventh-heaven", players=4)
     assert table.post_move(0, table.moves(0)[0]).status_code == 200
     seat, moves = table.seat_to_move()
     response = table.post_move(seat, moves[0], seq=0)
@@ -87,7 +87,7 @@ def test_a_stale_move_gets_the_fresh_view(client):
 
 
 def test_a_repeated_client_move_id_applies_once(client):
-    table = ApiTable.started(client, players=4)
+    table = ApiTable.started(client, game="seventh-heaven", players=4)
     move = table.moves(0)[0]
     first = table.post_move(0, move, seq=0, client_move_id="tap-1")
     again = table.post_move(0, move, seq=0, client_move_id="tap-1")
@@ -98,7 +98,7 @@ def test_a_repeated_client_move_id_applies_once(client):
 
 
 def test_undo_by_the_mover_and_by_the_host(client):
-    table = ApiTable.started(client, players=4)
+    table = ApiTable.started(client, game="seventh-heaven", players=4)
     before = table.view(0)["view"]
     move = next(m for m in table.moves(0) if m["type"] == "move")
     assert table.post_move(0, move).status_code == 200
@@ -121,14 +121,14 @@ def test_undo_by_the_mover_and_by_the_host(client):
 
 
 def test_the_host_alone_starts(client):
-    table = ApiTable(client, players=2).join_all()
+    table = ApiTable(client, game="seventh-heaven", players=2).join_all()
     response = client.post(f"/api/tables/{table.code}/start", headers=bearer(table.tokens[0]))
     assert response.status_code == 403
     assert response.get_json()["error"]["rule"] == "table.host-only"
 
 
 def test_a_seat_cannot_be_taken_twice(client):
-    table = ApiTable(client, players=2)
+    table = ApiTable(client, game="seventh-heaven", players=2)
     assert client.post(f"/api/tables/{table.code}/seats", json={"name": "A", "seat": 1}) \
         .status_code == 201
     response = client.post(f"/api/tables/{table.code}/seats", json={"name": "B", "seat": 1})
@@ -147,7 +147,7 @@ def assert_lone_surrogate_refused(response) -> None:
 def test_a_join_with_a_lone_surrogate_is_refused_and_seats_nobody(client, body):
     """JSON may write half of a surrogate pair ("\\ud800"), which no encoding writes: SQLite
     refused to store it in a 500."""
-    table = ApiTable(client, players=2)
+    table = ApiTable(client, game="seventh-heaven", players=2)
     assert_lone_surrogate_refused(client.post(f"/api/tables/{table.code}/seats",
                                               data=json.dumps(body),
                                               content_type="application/json"))
@@ -156,7 +156,7 @@ def test_a_join_with_a_lone_surrogate_is_refused_and_seats_nobody(client, body):
 
 
 def test_a_move_with_a_lone_surrogate_is_refused_and_changes_nothing(client):
-    table = ApiTable.started(client, players=2)
+    table = ApiTable.started(client, game="seventh-heaven", players=2)
     body = {"move": table.moves(0)[0], "seq": 0, "client_move_id": "m\ud800"}
     assert_lone_surrogate_refused(client.post(
         f"/api/tables/{table.code}/moves", data=json.dumps(body),
@@ -166,7 +166,7 @@ def test_a_move_with_a_lone_surrogate_is_refused_and_changes_nothing(client):
 
 
 def test_the_table_view_holds_no_hand(client):
-    table = ApiTable.started(client, players=4)
+    table = ApiTable.started(client, game="seventh-heaven", players=4)
     public = table.view()["view"]
     assert "hand" not in public
     mine = table.view(2)["view"]
@@ -174,7 +174,7 @@ def test_the_table_view_holds_no_hand(client):
 
 
 def test_play_again_keeps_the_seats_and_the_night_remembers(client):
-    table = ApiTable.started(client, players=2, seed=5)
+    table = ApiTable.started(client, game="seventh-heaven", players=2, seed=5)
     play_to_end(table, random.Random(1))
     first = table.view()["outcome"]
     assert client.get(f"/api/tables/{table.code}/log").get_json()["entries"]
@@ -194,7 +194,7 @@ def test_play_again_keeps_the_seats_and_the_night_remembers(client):
 
 
 def test_two_seats_may_use_the_same_client_move_id(client):
-    table = ApiTable.started(client, players=2)
+    table = ApiTable.started(client, game="seventh-heaven", players=2)
     assert table.post_move(0, table.moves(0)[0], client_move_id="same").status_code == 200
     seat, moves = table.seat_to_move()
     assert seat == 1
@@ -204,7 +204,7 @@ def test_two_seats_may_use_the_same_client_move_id(client):
 
 
 def test_a_seq_that_is_not_a_number_is_a_400_in_the_api_and_on_the_phone(client):
-    table = ApiTable.started(client, players=2)
+    table = ApiTable.started(client, game="seventh-heaven", players=2)
     move = table.moves(0)[0]
     api = client.post(f"/api/tables/{table.code}/moves", headers=bearer(table.tokens[0]),
                       json={"move": move, "seq": "one", "client_move_id": "a"})

@@ -380,7 +380,8 @@ def test_build_steps_are_fetched_one_at_a_time(client):
         assert f'data-upto="{shown}"' in page
     assert "Step 2 of 35" in client.get(f"/t/{table.code}/screen?step=2").get_data(as_text=True)
     assert client.get(f"/t/{table.code}/extra/nothing").status_code == 404
-    other = ApiTable(client, players=2).join_all()  # In 7th Heaven serves no extra
+    # In 7th Heaven serves no extra.
+    other = ApiTable(client, game="seventh-heaven", players=2).join_all()
     other.start()
     assert client.get(f"/t/{other.code}/extra/build_step").status_code == 404
     assert client.get("/t/ZZZZ/extra/build_step").status_code == 404

@@ -58,7 +58,7 @@ def test_an_api_body_nested_too_deep_is_a_400(app, client):
 
 
 def test_a_shallow_body_still_reads(client):
-    table = ApiTable(client, players=2, options={}).join_all()
+    table = ApiTable(client, game="seventh-heaven", players=2, options={}).join_all()
     assert table.start() == 0
 
 

@@ -153,7 +153,7 @@ def log_of(table: ApiTable) -> list[tuple[int, int, str]]:
 
 
 def started(app, players: int = 2, seed: int = 3) -> ApiTable:
-    return ApiTable.started(app.test_client(), players=players, seed=seed)
+    return ApiTable.started(app.test_client(), game="seventh-heaven", players=players, seed=seed)
 
 
 def wait_for(condition, limit: float = 5.0) -> None:

@@ -36,6 +36,9 @@ from support.server_process import (
     seq_of,
 )
 
+#: The game at the tables: one of up to six, whose second seat can move as it starts.
+GAME = "seventh-heaven"
+
 
 def test_a_request_over_its_address_cap_is_refused_in_the_readers_language(client):
     page = client.get("/", environ_base={OVER_CONNECTION_CAP: True},
@@ -56,7 +59,7 @@ def test_a_table_is_answered_within_1_s_while_another_connection_pipelines_for_5
     server = ServerProcess(tmp_path / "floods.sqlite",
                            env={"GUNICORN_CMD_ARGS": "--timeout 3"}).start()
     try:
-        code, _, tokens = started_table(server.port, PHONE)
+        code, _, tokens = started_table(server.port, PHONE, GAME)
 
         def view() -> int:
             return request_from(server.port, "GET", f"/api/tables/{code}/view", None,
@@ -96,7 +99,7 @@ def test_a_second_address_joins_and_plays_while_one_address_holds_its_cap_of_soc
     cap = connections_per_address({})
     server = ServerProcess(tmp_path / "floods.sqlite").start()
     try:
-        code, _, tokens = started_table(server.port, GUEST, players=6)
+        code, _, tokens = started_table(server.port, GUEST, GAME, players=6)
         seats = list(tokens.values())
         with Held() as held:
             outcomes, refusal = open_sockets(server.port, code, GUEST, seats, cap + 1, held)
@@ -108,7 +111,7 @@ def test_a_second_address_joins_and_plays_while_one_address_holds_its_cap_of_soc
             assert clause_text(None, "table.too-many-connections", "fr") in html.unescape(
                 page.body.decode())
 
-            steps = join_and_play(server.port)
+            steps = join_and_play(server.port, GAME)
             assert all(isinstance(seconds, float) for _, seconds in steps), steps
             assert len(steps) == 7, steps
 
@@ -143,7 +146,7 @@ def test_a_second_address_joins_and_plays_while_one_address_holds_its_cap_of_soc
 def test_a_body_that_never_arrives_is_cut_off_and_the_websockets_stay(tmp_path):
     server = ServerProcess(tmp_path / "floods.sqlite").start()
     try:
-        code, _, tokens = started_table(server.port, PHONE)
+        code, _, tokens = started_table(server.port, PHONE, GAME)
         phone = open_socket(server.port, code, PHONE, f"seat_{code}={tokens[1]}")
         assert seq_of(phone.recv()) == 0
 

@@ -29,7 +29,7 @@ CALLS = ["moves", "seats", "start", "undo"]
 def test_any_json_body_is_refused_cleanly(client, call, body, as_seat):
     table = getattr(test_any_json_body_is_refused_cleanly, "table", None)
     if table is None or table.client is not client:
-        table = ApiTable.started(client, players=2)
+        table = ApiTable.started(client, game="seventh-heaven", players=2)
         test_any_json_body_is_refused_cleanly.table = table
     before = table.view(0)
     token = table.tokens[0] if as_seat else table.host

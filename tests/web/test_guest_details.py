@@ -16,7 +16,7 @@ from tests.web.test_api import play_to_end
 
 @pytest.mark.parametrize("host", ["evil.example", "evil.example:5000", "rebind.attacker.net"])
 def test_a_page_under_another_sites_name_is_refused(client, host):
-    table = ApiTable(client, players=2).join_all()
+    table = ApiTable(client, game="seventh-heaven", players=2).join_all()
     for method, path in (("GET", "/"), ("GET", f"/api/tables/{table.code}/view"),
                          ("POST", "/api/tables"), ("GET", f"/t/{table.code}/screen")):
         response = client.open(path, method=method, headers={"Host": host},
@@ -75,7 +75,7 @@ def test_a_seeded_deal_is_refused_unless_allowed(tmp_path):
 
 
 def test_a_seeded_table_says_so_on_every_phone(client):
-    table = ApiTable.started(client, players=3, seed=42)
+    table = ApiTable.started(client, game="seventh-heaven", players=3, seed=42)
     for seat in range(3):
         client.set_cookie(f"seat_{table.code}", table.tokens[seat])
         page = client.get(f"/t/{table.code}/play").get_data(as_text=True)
@@ -89,7 +89,7 @@ def test_the_database_is_readable_by_its_owner_alone(tmp_path):
     path = tmp_path / "private.sqlite"
     app = make_app({"DATABASE": str(path)})
     client = app.test_client()
-    table = ApiTable(client, players=2).join_all()
+    table = ApiTable(client, game="seventh-heaven", players=2).join_all()
     client.post(f"/api/tables/{table.code}/start", headers=bearer(table.host))
     for name in ("private.sqlite", "private.sqlite-wal", "private.sqlite-shm"):
         mode = stat.S_IMODE(os.stat(tmp_path / name).st_mode)

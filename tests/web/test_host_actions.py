@@ -37,7 +37,7 @@ def test_only_the_host_reopens_a_finished_game(client):
 
 
 def test_host_actions_open_a_confirmation_first(client):
-    table = ApiTable.started(client, players=3, seed=7)
+    table = ApiTable.started(client, game="seventh-heaven", players=3, seed=7)
     table.post_move(0, table.moves(0)[0])
     client.set_cookie(f"host_{table.code}", table.host)
     page = client.get(f"/t/{table.code}/screen").get_data(as_text=True)
@@ -50,7 +50,7 @@ def test_host_actions_open_a_confirmation_first(client):
 
 
 def test_the_rules_lead_back_to_the_screen_or_the_phone(client):
-    table = ApiTable(client, players=3)
+    table = ApiTable(client, game="seventh-heaven", players=3)
     base = f"/rules/seventh-heaven?table={table.code}"
     screen = client.get(f"{base}&back=screen").get_data(as_text=True)
     assert f'href="/t/{table.code}/screen"' in screen

@@ -34,7 +34,7 @@ def make_link(client: FlaskClient, code: str) -> str:
 
 
 def test_a_second_device_gets_the_hosts_buttons_and_loses_them_when_revoked(app):
-    table = ApiTable(app.test_client(), players=2).join_all()
+    table = ApiTable(app.test_client(), game="seventh-heaven", players=2).join_all()
     host = host_client(app, table)
     screen = host.get(f"/t/{table.code}/screen").get_data(as_text=True)
     assert f"/t/{table.code}/host-links" in screen  # on demand, behind a link
@@ -75,7 +75,7 @@ def test_a_second_device_gets_the_hosts_buttons_and_loses_them_when_revoked(app)
 
 
 def test_a_guest_can_neither_make_nor_see_a_host_link(app):
-    table = ApiTable(app.test_client(), players=2).join_all()
+    table = ApiTable(app.test_client(), game="seventh-heaven", players=2).join_all()
     guest = app.test_client()
     guest.set_cookie(f"seat_{table.code}", table.tokens[0])
     for response in (guest.get(f"/t/{table.code}/host-links"),
@@ -88,7 +88,7 @@ def test_a_guest_can_neither_make_nor_see_a_host_link(app):
 
 
 def test_the_key_is_in_no_region_and_no_push(app):
-    table = ApiTable(app.test_client(), players=2).join_all()
+    table = ApiTable(app.test_client(), game="seventh-heaven", players=2).join_all()
     host = host_client(app, table)
     key = make_link(host, table.code)
     plain = key.replace("-", "")
@@ -107,7 +107,7 @@ def test_the_key_is_in_no_region_and_no_push(app):
 def test_a_wrong_key_changes_nothing_and_keys_cannot_be_guessed(tmp_path):
     app = make_app({"DATABASE": str(tmp_path / "c.sqlite"), "PUBLIC_HOST": "192.168.1.20",
                     "RATE_BURST": 1e9, "MISS_BURST": 3, "MISS_PER_SECOND": 0.001})
-    table = ApiTable(app.test_client(), players=2).join_all()
+    table = ApiTable(app.test_client(), game="seventh-heaven", players=2).join_all()
     key = make_link(host_client(app, table), table.code)
     guest = app.test_client()
     guest.set_cookie(f"seat_{table.code}", table.tokens[1])  # even a seated guest
@@ -126,7 +126,7 @@ def test_a_host_link_survives_a_restart(tmp_path):
     config = {"DATABASE": str(tmp_path / "c.sqlite"), "PUBLIC_HOST": "192.168.1.20",
               "RATE_BURST": 1e9}
     app = make_app(config)
-    table = ApiTable(app.test_client(), players=2).join_all()
+    table = ApiTable(app.test_client(), game="seventh-heaven", players=2).join_all()
     key = make_link(host_client(app, table), table.code)
     again = make_app(config)
     phone = again.test_client()
@@ -135,7 +135,7 @@ def test_a_host_link_survives_a_restart(tmp_path):
 
 
 def test_the_browser_that_is_host_already_keeps_its_own_cookie(app):
-    table = ApiTable(app.test_client(), players=2).join_all()
+    table = ApiTable(app.test_client(), game="seventh-heaven", players=2).join_all()
     host = host_client(app, table)
     key = make_link(host, table.code)
     assert host.post(f"/t/{table.code}/host", data={"key": key}).status_code == 303
@@ -143,7 +143,7 @@ def test_the_browser_that_is_host_already_keeps_its_own_cookie(app):
 
 
 def test_a_host_links_key_is_a_host_bearer_until_revoked(app):
-    table = ApiTable(app.test_client(), players=2).join_all()
+    table = ApiTable(app.test_client(), game="seventh-heaven", players=2).join_all()
     host = host_client(app, table)
     key = make_link(host, table.code).replace("-", "")
     api = app.test_client()

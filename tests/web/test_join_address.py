@@ -25,7 +25,7 @@ LOOPBACK_WARNING = ("Phones cannot join: this laptop serves only itself. Start i
 def screen_of(app, lang: str = "en") -> tuple[str, str, bytes]:
     """A new table's screen, its join address and its QR code."""
     client = app.test_client()
-    code = ApiTable(client, players=3).code
+    code = ApiTable(client, game="seventh-heaven", players=3).code
     page = client.get(f"/t/{code}/screen", headers={"Accept-Language": lang})
     (url,) = re.findall(r'<p class="join-url">([^<]+)</p>', page.get_data(as_text=True))
     return page.get_data(as_text=True), url, client.get(f"/t/{code}/qr.svg").data

@@ -42,7 +42,7 @@ def receive_until(ws, needle: str, limit: float = 5.0) -> str:
 
 def test_each_socket_gets_its_own_view_on_connect_and_after_a_move(server):
     app, address = server
-    table = ApiTable.started(app.test_client(), players=3)
+    table = ApiTable.started(app.test_client(), game="seventh-heaven", players=3)
     phones = [connect(address, table.code, f"seat_{table.code}={table.tokens[s]}")
               for s in range(3)]
     screen = connect(address, table.code)
@@ -68,7 +68,7 @@ def test_each_socket_gets_its_own_view_on_connect_and_after_a_move(server):
 
 def test_a_closed_phone_shows_as_away(server):
     app, address = server
-    table = ApiTable(app.test_client(), players=2).join_all()
+    table = ApiTable(app.test_client(), game="seventh-heaven", players=2).join_all()
     screen = connect(address, table.code)
     receive_until(screen, 'id="seats"')
     phone = connect(address, table.code, f"seat_{table.code}={table.tokens[1]}")
@@ -86,7 +86,7 @@ def test_a_closed_phone_shows_as_away(server):
 
 def test_a_socket_from_another_origin_is_refused(server):
     app, address = server
-    table = ApiTable(app.test_client(), players=2)
+    table = ApiTable(app.test_client(), game="seventh-heaven", players=2)
     with pytest.raises(websocket.WebSocketBadStatusException) as refused:
         connect(address, table.code, origin="http://evil.example")
     assert refused.value.status_code == 403
@@ -94,7 +94,7 @@ def test_a_socket_from_another_origin_is_refused(server):
 
 def test_a_message_up_the_socket_gets_a_clear_notice(server):
     app, address = server
-    table = ApiTable(app.test_client(), players=2).join_all()
+    table = ApiTable(app.test_client(), game="seventh-heaven", players=2).join_all()
     ws = connect(address, table.code, f"seat_{table.code}={table.tokens[0]}")
     receive_until(ws, 'id="private"')
     ws.send('{"move": "hack"}')
@@ -110,7 +110,7 @@ def seat_presence(message: str, seat: int) -> str | None:
 
 def test_a_seat_open_in_two_tabs_is_here_until_both_are_closed(server):
     app, address = server
-    table = ApiTable.started(app.test_client(), players=3)
+    table = ApiTable.started(app.test_client(), game="seventh-heaven", players=3)
     hub = services(app).hub
     cookie = f"seat_{table.code}={table.tokens[1]}"
     tabs = [connect(address, table.code, cookie) for _ in range(2)]

@@ -167,7 +167,7 @@ def test_the_language_switch_sends_nowhere_but_this_site(client, target):
 
 
 def test_a_phone_saying_where_the_screen_is_goes_back_only_to_a_page_of_its_own(client):
-    table = ApiTable(client, players=2).join_all()
+    table = ApiTable(client, game="seventh-heaven", players=2).join_all()
     client.set_cookie(f"seat_{table.code}", table.tokens[0])
     back = f"/t/{table.code}/play/x\r\nSet-Cookie: a=b"  # a header of its own, once a 500
     sent = client.post(f"/t/{table.code}/sitting", data={"screen": "left", "next": back})
@@ -195,7 +195,7 @@ def test_a_post_from_another_origin_is_refused(client):
 
 
 def test_bad_urls_and_bodies_get_clear_4xx(client):
-    table = ApiTable(client, players=2).join_all()
+    table = ApiTable(client, game="seventh-heaven", players=2).join_all()
     for path in ("/t/ZZZZ/play", "/j/0000", "/t/ACDE/screen", "/nothing"):
         response = client.get(path)
         assert response.status_code == 404
@@ -219,7 +219,7 @@ def test_a_code_that_names_no_table_is_answered_on_the_home_page(client, typed):
 
 
 def test_a_code_typed_in_any_case_leads_to_its_join_page(client):
-    table = ApiTable(client, players=3)
+    table = ApiTable(client, game="seventh-heaven", players=3)
     for typed in (table.code.lower(), f" {table.code} ", table.code):
         answer = client.get("/join", query_string={"code": typed})
         assert answer.status_code == 303

@@ -59,7 +59,7 @@ def receive_until(ws, needle: str) -> str:
 
 
 def seated(app, players: int = 4) -> ApiTable:
-    return ApiTable.started(app.test_client(), players=players, seed=7)
+    return ApiTable.started(app.test_client(), game="seventh-heaven", players=players, seed=7)
 
 
 def test_a_push_carries_only_the_regions_the_move_changed(server):

@@ -28,7 +28,7 @@ def test_a_burst_is_cut_and_the_bucket_refills():
 
 def test_a_runaway_client_gets_429_and_the_table_is_unchanged(tmp_path):
     client = make_app({"DATABASE": str(tmp_path / "rate.sqlite")}).test_client()
-    table = ApiTable.started(client, players=2)
+    table = ApiTable.started(client, game="seventh-heaven", players=2)
     before = table.view()
     statuses = {client.post(f"/api/tables/{table.code}/undo",
                             headers=bearer(table.tokens[1])).status_code for _ in range(60)}
@@ -73,7 +73,7 @@ def test_a_made_up_token_is_no_one_and_shares_its_address_bucket(tmp_path):
 def test_looking_up_codes_one_after_another_is_cut_short(tmp_path):
     app = limited(tmp_path, RATE_BURST=1e9, MISS_BURST=10, MISS_PER_SECOND=0.001)
     client = app.test_client()
-    table = ApiTable(client, players=2).join_all()
+    table = ApiTable(client, game="seventh-heaven", players=2).join_all()
     guesses = [code for code in ("ACDE", "ACDF", "ACDH", "ACDJ", "ACDK", "ACDM", "ACDN",
                                  "ACDP", "ACDR", "ACDT", "ACDW", "ACDX") if code != table.code]
     statuses = [client.get(f"/join?code={code}", environ_base=GUEST).status_code
@@ -98,7 +98,7 @@ def test_looking_up_codes_one_after_another_is_cut_short(tmp_path):
 def test_looking_up_a_table_by_its_code_counts_towards_the_limit(tmp_path):
     app = limited(tmp_path, RATE_BURST=6)
     client = app.test_client()
-    code = ApiTable(client, players=2).code  # spends one
+    code = ApiTable(client, game="seventh-heaven", players=2).code  # spends one
     statuses = [client.get(f"/t/{code}/screen").status_code for _ in range(6)]
     assert statuses == [200] * 5 + [429]
 
@@ -149,7 +149,7 @@ def code_lookups(app, code: str) -> list[tuple[str, str, dict[str, str]]]:
 def guessing(tmp_path):
     """An app whose misses bucket holds one, and a table on it."""
     app = limited(tmp_path, RATE_BURST=1e9, MISS_BURST=1, MISS_PER_SECOND=0.001)
-    return app, ApiTable(app.test_client(), players=2).join_all()
+    return app, ApiTable(app.test_client(), game="seventh-heaven", players=2).join_all()
 
 
 def finds_no_table(response, code: str) -> bool:

@@ -58,7 +58,7 @@ def test_what_the_pushes_reuse_is_what_a_fresh_rendering_draws(app, game):
 
 
 def test_a_phone_waiting_for_its_turn_is_not_redrawn_when_another_seat_moves(app):
-    table = ApiTable.started(app.test_client(), players=4, seed=7)
+    table = ApiTable.started(app.test_client(), game="seventh-heaven", players=4, seed=7)
     live = services(app).tables.get(table.code)
     waiting = Connection(None, table.code, 2, "en")
 
@@ -81,7 +81,7 @@ def test_what_the_movers_answer_draws_the_pushes_to_the_others_reuse(app):
     them again; the table screen's log, whose lines open each move by the screen's own
     numbers, is drawn once for every screen."""
     client = app.test_client()
-    table = ApiTable.started(client, players=4, seed=7)
+    table = ApiTable.started(client, game="seventh-heaven", players=4, seed=7)
     live = services(app).tables.get(table.code)
     memo = services(app).caches.memo
     others = [Connection(None, table.code, seat, "en") for seat in (1, 2, 3)]

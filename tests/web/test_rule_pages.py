@@ -84,7 +84,7 @@ def test_an_unknown_rule_is_a_clear_refusal(client):
 def test_not_your_turn_names_the_turn_rule_and_opens_it(client, lang, title, words):
     """A waiting player taps a card of their hand in In 7th Heaven: the sheet names the
     turn rule by its title, with no clause id, and its link opens that rule alone."""
-    table = ApiTable.started(client, players=4, seed=3)
+    table = ApiTable.started(client, game="seventh-heaven", players=4, seed=3)
     client.set_cookie(f"seat_{table.code}", table.tokens[1])
     card = table.view(1)["view"]["hand"][0]
     answer = client.get(f"/t/{table.code}/explain",

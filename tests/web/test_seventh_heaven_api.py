@@ -10,7 +10,7 @@ from tests.conftest import ApiTable
 
 
 def test_an_effect_shows_in_the_log_with_a_why_line(client):
-    table = ApiTable.started(client, players=4, seed=11)
+    table = ApiTable.started(client, game="seventh-heaven", players=4, seed=11)
     rng = random.Random(3)
     effects: list[dict] = []
     for _ in range(200):

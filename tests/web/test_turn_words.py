@@ -31,7 +31,7 @@ def flat(html: str) -> str:
     ("fr", "Ce n’est pas à vous : le jeu attend Ana."),
 ])
 def test_the_api_refusal_for_the_wrong_turn_names_whose_turn_it_is(client, lang, said):
-    table = ApiTable.started(client, players=3)
+    table = ApiTable.started(client, game="seventh-heaven", players=3)
     response = client.post(f"/api/tables/{table.code}/moves", headers={
         **bearer(table.tokens[1]), "Accept-Language": lang}, json={
         "move": table.moves(0)[0], "seq": 0, "client_move_id": "early"})

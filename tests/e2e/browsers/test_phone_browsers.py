@@ -130,7 +130,7 @@ def test_climbers(phone: Phone, live_server):
 
 @pytest.mark.page_errors
 def test_an_error_the_page_throws_fails_the_test(phone: Phone, live_server):
-    table = ApiTable(live_server["app"].test_client())
+    table = ApiTable(live_server["app"].test_client(), game="seventh-heaven")
     phone.open(f"{live_server['base']}/j/{table.code}")
     assert_no_page_errors(phone)
     phone.run("setTimeout(() => { throw new Error('planted'); });")

@@ -243,4 +243,6 @@ def _block_item(item_id: str, record: str) -> str:
 
 SPEC = GameSpec(engine=ENGINE, helpers=ClimbersHelpers(),
                 extras=("build", "build_step", "rebuild", "rebuild_step"),
-                pauses={"rebuild": "cl.rebuild.under-way"})
+                pauses={"rebuild": "cl.rebuild.under-way"},
+                # The tower is drawn in the browser: a move sends the few blocks it changed.
+                push_budget=(2_000, 2_000))

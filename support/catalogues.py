@@ -9,9 +9,11 @@ compiled ``messages.mo``, committed beside it. The strings are extracted as ``ba
 maps the files (Python for ``companion/``, Jinja for ``templates/``), with Babel's default
 keywords and no comment tags, as ``pybabel extract -F babel.cfg`` did.
 
-``scripts/translations`` runs :func:`main`: extract, update and compile every catalogue. A
-new string takes the French another catalogue already gives it; any other waits, empty,
-for a translator (``tests/web/test_translations.py`` fails until it has its French).
+``scripts/translations`` runs :func:`main`: extract, update and compile every catalogue, High
+Card's too (the game the tests register, ``tests/fake_game``, whose places ``babel.cfg``
+maps beside the companion's). A new string takes the French another catalogue already
+gives it; any other waits, empty, for a translator (``tests/web/test_translations.py``
+fails until it has its French).
 """
 
 from __future__ import annotations
@@ -94,9 +96,9 @@ def of_games(games: Iterable[GameSpec] | None = None) -> list[Places]:
             for spec in games]
 
 
-def every() -> list[Places]:
-    """The shared catalogue, then each registered game's."""
-    return [shared(), *of_games()]
+def every(games: Iterable[GameSpec] | None = None) -> list[Places]:
+    """The shared catalogue, then each game's (the registered games unless given)."""
+    return [shared(), *of_games(games)]
 
 
 def key(message: Message) -> Key:
@@ -219,7 +221,11 @@ def untranslated(places: Iterable[Places]) -> Iterator[str]:
 
 
 def main() -> None:
-    places = every()
+    # The games the tests offer, High Card with the registered ones: its strings go to its
+    # own catalogue, not to the shared one.
+    from tests.games_under_test import GAMES_UNDER_TEST
+
+    places = every(GAMES_UNDER_TEST)
     for path in refresh(places):
         print(f"wrote {path.relative_to(ROOT)}")
     waiting = list(untranslated(places))

@@ -6,8 +6,6 @@ import fnmatch
 import itertools
 import logging
 import random
-from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,19 +13,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion import create_app
-from companion.web.games import GAMES
-from companion.web.spec import GameSpec
 from support import server_process
 from support.server_log import assert_clean_log
-from tests.fake_game import web as fake_game
 
-#: High Card (tests/fake_game), its seeds and templates read from its folder in the tests.
-FAKE_GAME = replace(fake_game.SPEC, seeds=Path(fake_game.__file__).with_name("high-card.toml"),
-                    templates=Path(fake_game.__file__).with_name("templates"))
-#: The registered games, and a throw-away one that the tests register through the registry
-#: alone: every suite that covers "each game" covers these.
-GAMES_UNDER_TEST: tuple[GameSpec, ...] = (*GAMES, FAKE_GAME)
-GAME_IDS: tuple[str, ...] = tuple(spec.id for spec in GAMES_UNDER_TEST)
+# The games under test (tests/games_under_test.py), as the suites import them from here.
+from tests.games_under_test import FAKE_GAME as FAKE_GAME
+from tests.games_under_test import GAME_IDS as GAME_IDS
+from tests.games_under_test import GAMES_UNDER_TEST
 
 
 def pytest_configure(config: pytest.Config) -> None:

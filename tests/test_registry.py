@@ -202,9 +202,11 @@ HIGH_CARD = ROOT / "tests" / "fake_game"
 
 def add_high_card_as(checkout: Path, game_id: str) -> None:
     """High Card's places copied into ``checkout`` under ``game_id``, where the conventions
-    find them, and its id added to the registry's list: the one line outside them."""
+    find them (its catalogue as it is, compiled ``.mo`` and all, in its package), and its
+    id added to the registry's list: the one line outside them."""
     name = game_id.replace("-", "_")
     package = checkout / "companion" / "games" / name
+    shutil.copytree(HIGH_CARD / "translations", package / "translations")
     places = {HIGH_CARD / module: package / module
               for module in ("__init__.py", "engine.py", "web.py")}
     places[HIGH_CARD / "high-card.toml"] = checkout / "seeds" / f"{game_id}.toml"
@@ -240,8 +242,8 @@ class Browser:
         self.opener = build_opener(HTTPCookieProcessor(CookieJar()))
         self.url = ""
 
-    def get(self, path: str) -> str:
-        return self._open(Request(self.base + path))
+    def get(self, path: str, headers: dict[str, str] | None = None) -> str:
+        return self._open(Request(self.base + path, headers=headers or {}))
 
     def post(self, path: str, form: dict[str, str]) -> str:
         return self._open(Request(self.base + path, data=urlencode(form).encode()))
@@ -286,6 +288,9 @@ def test_a_copy_of_high_card_under_a_new_id_is_a_game_of_its_places_and_one_line
             assert phone.url.endswith(f"/t/{code}/play")
             assert "low-card-screen.css" not in phone.get(f"/t/{code}/play")
         host.post(f"/t/{code}/start", {"first_seat": "0"})
+        # High Card's own French, in no other catalogue: the copy's, found in its package.
+        assert "Quelle carte jouez-vous ?" in phones[0].get(f"/t/{code}/play",
+                                                            {"Accept-Language": "fr"})
         for turn in range(6):
             phone = phones[turn % 2]
             phone.post(f"/t/{code}/move", confirm_form(phone.get(f"/t/{code}/play")))

@@ -19,7 +19,6 @@ from flask_babel import force_locale, gettext
 from companion import i18n
 from companion.config import Config
 from companion.games.seventh_heaven.web import SPEC as SEVENTH_HEAVEN
-from companion.web.games import GAMES
 from support.catalogues import (
     SHARED,
     Places,
@@ -31,10 +30,11 @@ from support.catalogues import (
     known_translations,
     updated,
 )
-from tests.conftest import make_app
+from tests.conftest import GAMES_UNDER_TEST, make_app
 
-#: The shared catalogue, then each registered game's.
-CATALOGUES = every()
+#: The shared catalogue, then each game's: the registered games', and High Card's
+#: (tests/fake_game), which the tests register.
+CATALOGUES = every(GAMES_UNDER_TEST)
 SHARED_PLACES = CATALOGUES[0]
 
 # %(name)s, %(num)d, %(x)r, %(n)05.2f ... and the literal %%.
@@ -155,7 +155,7 @@ def test_the_committed_mo_is_the_compiled_po(place):
 
 def test_the_app_reads_every_games_catalogue_under_the_shared_one(app):
     assert app.config["BABEL_TRANSLATION_DIRECTORIES"].split(";") == [
-        *(str(spec.translations_path) for spec in GAMES), str(SHARED_PLACES.folder)]
+        *(str(spec.translations_path) for spec in GAMES_UNDER_TEST), str(SHARED_PLACES.folder)]
 
 
 def game_catalogue(folder: Path, french: dict[str, str]) -> Path:

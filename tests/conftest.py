@@ -185,11 +185,6 @@ class ApiTable:
                 return seat, moves
         return None
 
-    def finish_building(self) -> None:
-        """The Climbers: say the start tower stands, as each player does once it is built."""
-        while (found := self.seat_to_move()) and found[1][0]["type"] == "built":
-            self.post_move(found[0], found[1][0])
-
     def play_at_random(self, moves: int, rng: random.Random) -> None:
         """Up to ``moves`` random legal moves, each by the first seat that may move."""
         for _ in range(moves):

@@ -18,6 +18,7 @@ from support.browser import PHONE
 from tests.conftest import ApiTable
 from tests.e2e.phones import WATCH_REQUESTS, no_horizontal_scroll, seated_page, seq_of
 from tests.e2e.playing import play
+from tests.web.climbers_building import finish_building
 
 pytestmark = pytest.mark.e2e
 AXE = Axe()
@@ -57,7 +58,7 @@ def screen_page(browser: Browser, base: str, table: ApiTable, lang: str) -> Page
 def started(live_server: dict[str, Any], game: str) -> ApiTable:
     players, moves = GAMES[game]
     table = ApiTable.started(live_server["app"].test_client(), game, players, seed=5)
-    table.finish_building()
+    finish_building(table)
     play(table, game, moves)
     return table
 

@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 from support.browser import PHONE
 from tests.conftest import ApiTable
 from tests.e2e.phones import seated_page
+from tests.web.climbers_building import finish_building
 
 pytestmark = pytest.mark.e2e
 
@@ -65,7 +66,7 @@ def test_a_skyrunner_card_that_cannot_be_chosen_says_why(browser, live_server):
 def test_a_greyed_block_of_the_climbers_tower_says_why(browser, live_server):
     app, base = live_server["app"], live_server["base"]
     table = ApiTable.started(app.test_client(), game="climbers", players=3, seed=2)
-    table.finish_building()
+    finish_building(table)
     seat, moves = table.seat_to_move()
     assert any(move["type"] == "block" for move in moves)
     page = seated_page(browser, base, table, seat)

@@ -28,6 +28,7 @@ from tests.e2e.phones import (
 )
 from tests.e2e.playing import play
 from tests.e2e.tower_taps import choose_lit_block, tap_seen
+from tests.web.climbers_building import finish_building
 from tests.web.test_climbers_api import LOWER_OR_LADDER, LOWER_OR_LADDER_SEED
 from tests.web.test_palette import climbers_colours
 
@@ -268,7 +269,7 @@ def built_table(live_server: dict[str, Any], players: int = 3, seed: int = 2) ->
     table = ApiTable(live_server["app"].test_client(), game="climbers", players=players,
                      seed=seed).join_all()
     table.start(first_seat=0)
-    table.finish_building()
+    finish_building(table)
     return table
 
 

@@ -15,6 +15,7 @@ from tests.conftest import ApiTable
 from tests.e2e.phones import seated_page
 from tests.e2e.test_climbers_browser import figures_up
 from tests.e2e.tower_taps import choose_lit_block
+from tests.web.climbers_building import finish_building
 
 pytestmark = pytest.mark.e2e
 
@@ -45,7 +46,7 @@ def built_table(live_server: dict[str, Any]) -> ApiTable:
     table = ApiTable(live_server["app"].test_client(), game="climbers", players=3,
                      seed=2).join_all()
     table.start(first_seat=0)
-    table.finish_building()
+    finish_building(table)
     return table
 
 
@@ -137,7 +138,7 @@ def test_the_screens_mark_is_in_sight_and_covers_nothing_in_the_build_steps(brow
             n = int(screen.locator("#cl-build-step").get_attribute("data-step"))
             screen.locator("#cl-build-step [data-go=next]").click()
             expect(screen.locator("#cl-build-step")).to_have_attribute("data-step", str(n + 1))
-    table.finish_building()
+    finish_building(table)
     expect(screen.locator("#cl-v-main g.cl-b").first).to_be_attached()
     assert screen.locator("#cl-v-main .cl-side").count() == 0
     context.close()

@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from tests.conftest import ApiTable, bearer
 from tests.e2e.phones import APART_MS, WATCH_REQUESTS, quiet, seated_page, seq_of
 from tests.e2e.playing import play
+from tests.web.climbers_building import finish_building
 from tests.web.test_climbers_api import LOWER_OR_LADDER_SEED
 
 pytestmark = pytest.mark.e2e
@@ -148,7 +149,7 @@ def test_a_double_tap_makes_one_step_of_a_climbers_turn(browser, live_server):
     table = ApiTable(live_server["app"].test_client(), game="climbers", players=2,
                      seed=LOWER_OR_LADDER_SEED).join_all()
     table.start(first_seat=0)
-    table.finish_building()
+    finish_building(table)
     page = phone(browser, live_server["base"], table, 0)
     for double in (double_tap, double_tap_answered):
         before, seq = entries(table, 0), seq_of(page)

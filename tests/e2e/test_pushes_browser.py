@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from support.browser import PHONE
 from tests.conftest import GAME_IDS, ApiTable
+from tests.web.climbers_building import finish_building
 
 
 def test_a_half_made_choice_survives_the_first_push_another_push_and_a_reload(browser,
@@ -95,7 +96,7 @@ def test_after_pushes_the_page_is_what_a_fresh_page_shows(browser, live_server, 
     app, base = live_server["app"], live_server["base"]
     players = 3
     table = ApiTable.started(app.test_client(), game=game, players=players, seed=11)
-    table.finish_building()
+    finish_building(table)
     rng = random.Random(5)
     phone_context = browser.new_context(**PHONE)
     phone_context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[1],

@@ -24,6 +24,7 @@ from support.reading import addressed, unreadable
 from tests.conftest import ApiTable
 from tests.e2e.phones import no_horizontal_scroll, seated_page
 from tests.e2e.playing import play
+from tests.web.climbers_building import finish_building
 
 pytestmark = pytest.mark.e2e
 
@@ -169,7 +170,7 @@ def test_a_whole_game_on_the_rooms_screen_and_the_phones(browser: Browser, live_
     table = ApiTable(live_server["app"].test_client(), game, players, seed=seed,
                      options=options).join_all(NAMES)
     table.start()
-    table.finish_building()
+    finish_building(table)
     play(table, game, MID_GAME[game])
     assert table.view()["outcome"] is None
 
@@ -299,7 +300,7 @@ def test_each_seat_wears_its_pieces_colour(browser: Browser, live_server, game: 
     base = live_server["base"]
     players = ENGINES[game].max_players
     table = ApiTable.started(live_server["app"].test_client(), game, players, seed=5)
-    table.finish_building()
+    finish_building(table)
     pieces = PIECE_OF_SEAT[game]
     for page in (screen(browser, base, table, SIZES[0]),
                  seated_page(browser, base, table, 0),

@@ -15,6 +15,7 @@ from companion.games.climbers.web.ask import real_ways
 from companion.web.services import services
 from support.cl_strategy import Square, choose
 from tests.conftest import ApiTable, bearer
+from tests.web.climbers_building import finish_building
 
 GAME = "climbers"
 #: With two players and the moves of ``choose`` below, this seed plays some 100 moves: blocks
@@ -168,7 +169,7 @@ def test_a_top_out_of_reach_is_refused_with_the_reach_rule(client):
     ladders named, and tapped on the phone (its tower asks why), the answer is the reach
     rule in the reader's language, not the two ladders set one after the other."""
     table = ApiTable.started(client, game=GAME, players=3, seed=SEED)
-    table.finish_building()
+    finish_building(table)
     view = table.view(0)["view"]
     grey = {b["id"] for b in view["blocks"] if b["top"] == "grey"}
     high = next(f"{c['x']},{c['y']}" for c in view["cells"]

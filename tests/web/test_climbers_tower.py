@@ -19,6 +19,7 @@ from companion.web.services import services
 from support.cl_strategy import choose
 from support.pushing import render_for
 from tests.conftest import ApiTable
+from tests.web.climbers_building import finish_building
 
 G = Climbers()
 SEATS = [{"seat": 0, "name": "Ana"}, {"seat": 1, "name": "Ben"}, {"seat": 2, "name": "Chloé"}]
@@ -116,7 +117,7 @@ def test_a_block_moves_push_carries_only_the_blocks_it_changed(app):
     """The phones' and the screen's tower, pushed after a block move: the records of the
     block moved (and the one moved before it, no longer outlined), not the tower."""
     table = ApiTable.started(app.test_client(), game="climbers", players=3, seed=2)
-    table.finish_building()
+    finish_building(table)
     live = services(app).tables.get(table.code)
     with app.app_context():
         viewers = [Connection(None, table.code, 1, "en"), Connection(None, table.code, None, "en")]

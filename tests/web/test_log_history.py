@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 
 from support.reading import blank_names
 from tests.conftest import ApiTable, make_app
+from tests.web.climbers_building import finish_building
 from tests.web.hostile_kit import Seated
 from tests.web.test_seat_requests import ask, request_ids
 
@@ -92,7 +93,7 @@ def test_a_players_lines_keep_their_name_when_their_seat_changes_hands(app):
 
 def test_a_block_taken_back_is_said_where_it_went_in_both_languages(app):
     table = ApiTable.started(app.test_client(), game="climbers", players=3, seed=5)
-    table.finish_building()
+    finish_building(table)
     seat, moves = table.seat_to_move()
     block = next(move for move in moves if move["type"] == "block")
     assert table.post_move(seat, block).status_code == 200
@@ -114,7 +115,7 @@ def test_a_block_taken_back_is_said_where_it_went_in_both_languages(app):
 
 def test_a_free_seat_whose_turn_it_is_is_said_to_be_free_everywhere(app):
     seated = Seated(app, "climbers")
-    seated.api.finish_building()
+    finish_building(seated.api)
     (turn,) = seated.movers()
     assert seated.host.post(f"/t/{seated.code}/free", data={"seat": str(turn)}).status_code \
         == 303

@@ -27,6 +27,7 @@ from companion.web.services import services
 from support.playout import playout
 from support.pushing import push_for, render_for
 from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable, make_app
+from tests.web.climbers_building import finish_building
 
 BY_GAME = {spec.id: spec for spec in GAMES_UNDER_TEST}
 
@@ -434,7 +435,7 @@ def test_the_climbers_early_moves_send_a_waiting_phone_its_budget_not_its_whole_
     the map's legend) is morphed alone: the median push to a waiting phone stays within
     the issue's 8 KB, the screen's within 16 KB."""
     table = ApiTable.started(app.test_client(), game="climbers", players=5, seed=1)
-    table.finish_building()
+    finish_building(table)
     live = services(app).tables.get(table.code)
     viewers = [Connection(None, table.code, seat, "en") for seat in range(5)]
     viewers.append(Connection(None, table.code, None, "en"))
@@ -454,7 +455,7 @@ def test_the_climbers_question_is_pushed_alone_the_phones_tower_stays(app):
     that question is one list item, morphed alone. The rest of the phone's own region, the
     tower's view with its drawing, is never sent again while the player's side stays."""
     table = ApiTable.started(app.test_client(), game="climbers", players=3, seed=3)
-    table.finish_building()
+    finish_building(table)
     live = services(app).tables.get(table.code)
     phones = [Connection(None, table.code, seat, "en") for seat in range(3)]
     with app.app_context():

@@ -15,6 +15,7 @@ from flask import render_template
 from support.cl_strategy import choose
 from support.reading import shown_text
 from tests.conftest import ApiTable, bearer
+from tests.web.climbers_building import finish_building
 from tests.web.hostile_kit import Seated
 from tests.web.test_climbers_api import LOWER_OR_LADDER, LOWER_OR_LADDER_SEED
 from tests.web.test_seat_requests import ask
@@ -64,7 +65,7 @@ def test_the_phone_refused_out_of_turn_names_whose_turn_it_is(app):
 ])
 def test_a_tap_out_of_turn_on_the_tower_names_whose_turn_it_is(app, lang, said):
     seated = Seated(app, "climbers", players=2)
-    seated.api.finish_building()
+    finish_building(seated.api)
     block = seated.table.match.view_for(1)["movable"][0]
     response = seated.phones[1].get(f"/t/{seated.code}/explain", headers={
         "Accept-Language": lang}, query_string={"pick": json.dumps({"block": block})})
@@ -112,7 +113,7 @@ def test_the_screen_says_a_block_is_next_once_the_figure_has_walked(app):
     table = ApiTable(app.test_client(), game="climbers", players=2,
                      seed=LOWER_OR_LADDER_SEED).join_all()
     table.start(first_seat=0)
-    table.finish_building()
+    finish_building(table)
     for seat, move in LOWER_OR_LADDER[:4]:  # the last: the second player's first walk
         assert table.post_move(seat, move).status_code == 200
     view = table.view()["view"]
@@ -150,7 +151,7 @@ def test_a_phone_and_the_screen_offer_only_the_steps_that_can_be_taken(app):
     table = ApiTable(app.test_client(), game="climbers", players=2,
                      seed=NO_WALK_AFTER_SEED).join_all()
     table.start(first_seat=0)
-    table.finish_building()
+    finish_building(table)
     seen = set()
     for _ in range(20):
         if table.view()["view"]["phase"] != "play":
@@ -163,7 +164,7 @@ def test_a_phone_and_the_screen_offer_only_the_steps_that_can_be_taken(app):
     lower = ApiTable(app.test_client(), game="climbers", players=2,
                      seed=LOWER_OR_LADDER_SEED).join_all()
     lower.start(first_seat=0)
-    lower.finish_building()
+    finish_building(lower)
     for seat, move in LOWER_OR_LADDER[:-1]:
         assert lower.post_move(seat, move).status_code == 200
         seen.add(steps_said(app, lower))
@@ -177,7 +178,7 @@ def test_a_phone_and_the_screen_offer_only_the_steps_that_can_be_taken(app):
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_freed_seat_of_the_climbers_holds_no_cards(app, lang):
     seated = Seated(app, "climbers", players=2)
-    seated.api.finish_building()
+    finish_building(seated.api)
     assert seated.host.post(f"/t/{seated.code}/free", data={"seat": "1"}).status_code == 303
     newcomer, _ = ask(seated, "Zoé")
     newcomer.set_cookie("lang", lang)

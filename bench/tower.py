@@ -3,7 +3,7 @@
 Run: .venv/bin/python bench/tower.py [--moves N] [--picks N] [--breakdown]
         [--save-traces DIR] [--invalidations]
 
-A seeded game of three is played some turns in (support/cl_strategy.py), then the table
+A seeded game of three is played some turns in (support/strategies/climbers.py), then the table
 screen at 1920 × 1080 and the phone whose turn it is at 360 × 740 open it in Debian's
 Chromium. What is measured is what a person sees, in the page itself:
 
@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 from companion import create_app  # noqa: E402
 from companion.web.services import services  # noqa: E402
 from support.browser import CHROMIUM_FLAGS, PHONE  # noqa: E402
-from support.cl_strategy import choose  # noqa: E402
+from support.strategies.climbers import choose  # noqa: E402
 
 NAMES = ("Ana", "Ben", "Chloé")
 #: The tower's entry module (static/js/tower/views.js), whose listeners draw the views: its

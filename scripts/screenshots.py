@@ -24,9 +24,9 @@ sys.path.insert(0, str(ROOT))
 from companion import create_app  # noqa: E402
 from companion.web.services import services  # noqa: E402
 from support.browser import CHROMIUM_FLAGS, PHONE  # noqa: E402
-from support.cl_strategy import choose as choose_cl  # noqa: E402
-from support.hm_strategy import choose  # noqa: E402
-from support.sr_strategy import choose as choose_sr  # noqa: E402
+from support.strategies.climbers import choose as choose_cl  # noqa: E402
+from support.strategies.heuchel_meuchel import choose  # noqa: E402
+from support.strategies.skyrunner import choose as choose_sr  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 NAMES = ("Ana", "Ben", "Chloé", "Dev")

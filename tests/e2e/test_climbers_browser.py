@@ -17,7 +17,7 @@ from companion.games.climbers.geometry import Tower, hidden
 from companion.games.climbers.web.ask import LADDER_COST
 from companion.web.services import services
 from support.browser import PHONE
-from support.cl_strategy import climbing_block_move
+from support.strategies.climbers import climbing_block_move
 from tests.conftest import ApiTable
 from tests.e2e.phones import (
     no_horizontal_scroll,

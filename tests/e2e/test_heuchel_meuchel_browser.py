@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from companion.games.heuchel_meuchel import HeuchelMeuchel, board
-from support.hm_strategy import choose
+from support.strategies.heuchel_meuchel import choose
 from tests.conftest import ApiTable
 from tests.e2e.phones import (
     no_horizontal_scroll,

@@ -15,8 +15,8 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from companion.web.services import services
-from support.hm_strategy import choose as choose_hm
-from support.sr_strategy import choose as choose_sr
+from support.strategies.heuchel_meuchel import choose as choose_hm
+from support.strategies.skyrunner import choose as choose_sr
 from tests.conftest import ApiTable
 from tests.e2e.phones import no_horizontal_scroll, seated_page, tap
 from tests.web.hostile_kit import random_move

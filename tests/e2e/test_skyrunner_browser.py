@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from companion.games.skyrunner import SkyRunner
 from support.json_walk import objects_in
-from support.sr_strategy import choose
+from support.strategies.skyrunner import choose
 from tests.e2e.phones import no_horizontal_scroll, seq_of, start_table, tap_through
 from tests.web.test_skyrunner_api import SEED
 

@@ -19,7 +19,7 @@ from companion.games.climbers.geometry import (
     perimeter,
     shapes,
 )
-from support.cl_strategy import random_positions
+from support.strategies.climbers import random_positions
 
 G = Climbers()
 

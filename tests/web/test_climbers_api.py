@@ -13,7 +13,7 @@ from companion.games.climbers.data import BLOCKS
 from companion.games.climbers.tower import generate
 from companion.games.climbers.web.ask import real_ways
 from companion.web.services import services
-from support.cl_strategy import Square, choose
+from support.strategies.climbers import Square, choose
 from tests.conftest import ApiTable, bearer
 from tests.web.climbers_building import finish_building
 

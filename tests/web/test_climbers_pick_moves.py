@@ -12,7 +12,7 @@ import pytest
 
 from companion.games.climbers import Climbers
 from companion.web.picker import Pick, narrow
-from support.cl_strategy import random_positions
+from support.strategies.climbers import random_positions
 
 G = Climbers()
 

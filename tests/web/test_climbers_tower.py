@@ -16,8 +16,8 @@ from companion.games.climbers.web.tower import (
 from companion.live import Connection
 from companion.web.diff import catch_up
 from companion.web.services import services
-from support.cl_strategy import choose
 from support.pushing import render_for
+from support.strategies.climbers import choose
 from tests.conftest import ApiTable
 from tests.web.climbers_building import finish_building
 

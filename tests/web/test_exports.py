@@ -29,8 +29,8 @@ from flask.testing import FlaskClient
 import companion.tables
 from companion.live import Connection
 from companion.web.services import services
-from support import cl_strategy, hm_strategy, sr_strategy
 from support.pushing import render_for
+from support.strategies import climbers, heuchel_meuchel, skyrunner
 from tests.conftest import ApiTable, bearer, make_app
 from tests.web.test_region_memo import fresh
 
@@ -81,11 +81,11 @@ def chosen(game: str, rng: random.Random, seat: int, view: dict[str, Any],
            moves: list[dict[str, Any]]) -> dict[str, Any]:
     """The seeded players' move: the strategies the API tests play with."""
     if game == "climbers":
-        return moves[0] if moves[0]["type"] == "built" else cl_strategy.choose(view, seat, moves)
+        return moves[0] if moves[0]["type"] == "built" else climbers.choose(view, seat, moves)
     if game == "heuchel-meuchel":
-        return hm_strategy.choose(view, moves)
+        return heuchel_meuchel.choose(view, moves)
     if game == "skyrunner":
-        return sr_strategy.choose(view, moves)
+        return skyrunner.choose(view, moves)
     return rng.choice(moves)
 
 
@@ -456,7 +456,7 @@ def test_the_game_over_screens_pushed_are_what_a_fresh_page_draws(tmp_path):
                Connection(None, table.code, None, "fr", is_host=True)]
     while table.view()["outcome"] is None:
         seat, view, moves = acting(table, "skyrunner")
-        assert table.post_move(seat, sr_strategy.choose(view, moves)).status_code == 200
+        assert table.post_move(seat, skyrunner.choose(view, moves)).status_code == 200
     for again in (False, True):
         for conn in viewers:
             with app.app_context():

@@ -8,24 +8,14 @@ import re
 from typing import Any
 
 from companion.games.heuchel_meuchel.data import CARD_COUNT
-from support.hm_strategy import choose
 from support.json_walk import objects_in
+from support.strategies.heuchel_meuchel import choose, seat_with_work
 from tests.conftest import ApiTable, bearer
 
 GAME = "heuchel-meuchel"
-#: With three players, this seed and support/hm_strategy.py play a game with favours followed
-#: by a second turn and an arrogance discard.
+#: With three players, this seed and support/strategies/heuchel_meuchel.py play a game with
+#: favours followed by a second turn and an arrogance discard.
 SEED = 7
-
-
-def seat_with_work(table: ApiTable) -> tuple[int, list[dict[str, Any]]] | None:
-    """The seat that has something to do; a seat whose set-up is complete may still take
-    a card back, but is waiting for the others, not acting."""
-    for seat in range(table.players):
-        moves = table.moves(seat)
-        if moves and not all(move["type"] == "lift" for move in moves):
-            return seat, moves
-    return None
 
 
 def card_ids(value: Any) -> set[int]:

@@ -10,12 +10,13 @@ import re
 from typing import Any
 
 from companion.web.services import services
-from support.hm_strategy import choose
+from support.strategies.heuchel_meuchel import choose
 from tests.web.hostile_kit import Seated, play_api, snapshot
 
 GAME = "heuchel-meuchel"
-#: With three players and support/hm_strategy.py, this deal's third move finds seat 2 with a
-#: three-card stack on row 1 whose top card may land on rows 3, 5 or 7, and other stacks.
+#: With three players and support/strategies/heuchel_meuchel.py, this deal's third move finds
+#: seat 2 with a three-card stack on row 1 whose top card may land on rows 3, 5 or 7, and other
+#: stacks.
 SEED = 5
 RUNG = re.compile(r'<li class="rung[^"]*" data-row="(\d+)"[^>]*>(.*?)</li>', re.S)
 GET = re.compile(r'hx-get="([^"]+)"')

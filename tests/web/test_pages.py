@@ -9,7 +9,7 @@ import re
 import pytest
 
 from companion.web.services import services
-from support.hm_strategy import choose as choose_hm
+from support.strategies.heuchel_meuchel import choose as choose_hm
 from tests.conftest import GAME_IDS, GAMES_UNDER_TEST, ApiTable
 
 

@@ -3,26 +3,16 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from companion.games.skyrunner.data import CARDS
-from support.sr_strategy import choose
+from support.strategies.skyrunner import choose, seat_to_act
 from tests.conftest import ApiTable, bearer
 
 GAME = "skyrunner"
-#: With three players, this seed and support/sr_strategy.py play a game with tied auctions, a
-#: Surprise taking climbing cards, a sabotage and a Fall dragging another climber down.
+#: With three players, this seed and support/strategies/skyrunner.py play a game with tied
+#: auctions, a Surprise taking climbing cards, a sabotage and a Fall dragging another climber
+#: down.
 SEED = 23
-
-
-def seat_to_act(table: ApiTable) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None:
-    """The first seat with something to do (a seat that has chosen is waiting, not acting)."""
-    for seat in range(table.players):
-        moves = table.moves(seat)
-        view = table.view(seat)["view"]
-        if moves and not (view["phase"] == "choose" and view["choice"] is not None):
-            return seat, view, moves
-    return None
 
 
 def test_a_seeded_game_reaches_the_roof_with_every_kind_of_card(client):

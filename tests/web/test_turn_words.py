@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from flask import render_template
 
-from support.cl_strategy import choose
 from support.reading import shown_text
+from support.strategies.climbers import choose
 from tests.conftest import ApiTable, bearer
 from tests.web.climbers_building import finish_building
 from tests.web.hostile_kit import Seated

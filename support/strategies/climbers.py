@@ -11,6 +11,7 @@ from typing import Any
 from companion.games.climbers import Climbers
 from companion.games.climbers.data import BLOCKS
 from companion.games.climbers.geometry import shape
+from support.strategies import Table
 
 Square = tuple[int, int]
 
@@ -102,3 +103,9 @@ def random_positions(game: Climbers, options: dict[str, Any], seed: int,
         walks = [m for m in legal if m["type"] == "walk"]
         move = rng.choice(walks) if walks and rng.random() < 0.4 else rng.choice(legal)
         state = game.apply(state, seat, move)
+
+
+def quick_move(table: Table) -> tuple[int, dict[str, Any]]:
+    """The seat whose turn it is, and its move."""
+    seat = table.view()["view"]["turn"]
+    return seat, choose(table.view(seat)["view"], seat, table.moves(seat))

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from support.strategies import Table
+
 Move = dict[str, Any]
 
 
@@ -52,3 +54,21 @@ def _choose_card(view: dict[str, Any], moves: list[Move]) -> Move:
 
 def _plain(move: Move) -> Move:
     return {"type": move["type"], "card": move["card"]}
+
+
+def seat_to_act(table: Table) -> tuple[int, dict[str, Any], list[Move]] | None:
+    """The first seat with something to do (a seat that has chosen is waiting, not acting)."""
+    for seat in range(table.players):
+        moves = table.moves(seat)
+        view = table.view(seat)["view"]
+        if moves and not (view["phase"] == "choose" and view["choice"] is not None):
+            return seat, view, moves
+    return None
+
+
+def quick_move(table: Table) -> tuple[int, Move]:
+    """The first seat with something to do, and its move."""
+    found = seat_to_act(table)
+    assert found is not None, "nobody has anything to do and the game is not over"
+    seat, view, moves = found
+    return seat, choose(view, moves)

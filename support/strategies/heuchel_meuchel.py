@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from support.strategies import Table
+
 Move = dict[str, Any]
 #: Columns the seats pick, in seat order.
 COLUMNS = (1, 3, 5, 2, 4, 6)
@@ -50,3 +52,21 @@ def _favours_at(view: dict[str, Any], move: Move) -> int:
                 and square["top"]["id"] < taker:
             count += 1
     return count
+
+
+def seat_with_work(table: Table) -> tuple[int, list[Move]] | None:
+    """The seat that has something to do; a seat whose set-up is complete may still take
+    a card back, but is waiting for the others, not acting."""
+    for seat in range(table.players):
+        moves = table.moves(seat)
+        if moves and not all(move["type"] == "lift" for move in moves):
+            return seat, moves
+    return None
+
+
+def quick_move(table: Table) -> tuple[int, Move]:
+    """The seat with something to do, and its move."""
+    found = seat_with_work(table)
+    assert found is not None, "nobody has anything to do and the game is not over"
+    seat, moves = found
+    return seat, choose(table.view(seat)["view"], moves)

@@ -29,7 +29,7 @@ from companion.web.spec import PARTIALS, GameSpec
 from support.catalogues import of_games
 from support.checkout import copy_checkout
 from support.server_process import ServerProcess
-from tests.conftest import FAKE_GAME
+from tests.conftest import FAKE_GAME, GAMES_UNDER_TEST
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME_CSS = ROOT / "static" / "css" / "games"
@@ -166,6 +166,71 @@ def shared_files_naming_a_game() -> list[str]:
 
 def test_no_shared_module_template_or_stylesheet_names_a_game():
     assert shared_files_naming_a_game() == []
+
+
+#: The stylesheets every game's pages share (a game's own are in ``static/css/games/``).
+SHARED_STYLESHEETS = ROOT / "static" / "css"
+#: Where a page's classes come from: markup, the code that writes it, the scripts.
+SOURCE_SUFFIXES = (".html", ".py", ".js", ".css")
+
+
+def class_selectors(css: str) -> set[str]:
+    """The classes named in a stylesheet's selectors (not its comments, nor its at-rules)."""
+    rules = re.sub(r"/\*.*?\*/", "", css, flags=re.DOTALL)
+    return {name for selector in re.findall(r"([^{};]+)\{", rules)
+            if not selector.lstrip().startswith("@")
+            for name in re.findall(r"\.(-?[_a-zA-Z][\w-]*)", selector)}
+
+
+def shared_sources() -> list[str]:
+    """The shared templates and modules (but the games' and the registry's list), and the
+    scripts every page loads (``static/js/*.js``)."""
+    games = ROOT / "companion" / "games"
+    paths = [path for path in (ROOT / "companion").rglob("*.py")
+             if games not in path.parents or path.parent == games]
+    paths += [path for path in (ROOT / "templates").rglob("*.html")
+              if (ROOT / "templates" / "games") not in path.parents]
+    paths += sorted((ROOT / "static" / "js").glob("*.js"))
+    return [path.read_text() for path in paths]
+
+
+def sources_of(spec: GameSpec) -> list[str]:
+    """A game's own places: its templates, its package, its stylesheets."""
+    module = importlib.import_module(type(spec.engine).__module__.rsplit(".", 1)[0])
+    paths = [*spec.templates_path.rglob("*"), *Path(str(module.__file__)).parent.rglob("*"),
+             *GAME_CSS.glob(f"{spec.id}.css"), *GAME_CSS.glob(f"{spec.id}-*.css")]
+    return [path.read_text() for path in paths if path.suffix in SOURCE_SUFFIXES]
+
+
+def classes_of_one_game(sheets: list[Path]) -> list[str]:
+    """The classes that ``sheets`` style and that only one game's places use, no shared
+    template, module or script: rules that belong in that game's own stylesheet. (A class
+    several games use and no shared place is one component they share, or one to split.)"""
+    shared = shared_sources()
+    games = {spec.id: sources_of(spec) for spec in GAMES_UNDER_TEST}
+    found = []
+    for sheet in sheets:
+        for name in sorted(class_selectors(sheet.read_text())):
+            word = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+            if any(word.search(text) for text in shared):
+                continue
+            users = [game_id for game_id, texts in games.items()
+                     if any(word.search(text) for text in texts)]
+            if len(users) == 1:
+                found.append(f"{sheet.name}: .{name} ({users[0]})")
+    return found
+
+
+def test_no_shared_stylesheet_styles_a_class_of_one_game():
+    assert classes_of_one_game(sorted(SHARED_STYLESHEETS.glob("*.css"))) == []
+
+
+def test_the_stylesheet_scan_names_a_class_only_one_games_templates_use(tmp_path):
+    sheet = tmp_path / "shared.css"
+    sheet.write_text("/* .stackbtn */ .picker .cl-sitting button.chosen { margin: .4rem 0; }\n"
+                     "@media (max-height: 30em) { .hm-card, .cardbtn { font: .9rem/1.2 a; } }")
+    assert classes_of_one_game([sheet]) == ["shared.css: .cl-sitting (climbers)",
+                                            "shared.css: .hm-card (heuchel-meuchel)"]
 
 
 def test_the_project_settings_name_no_game():

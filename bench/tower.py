@@ -1,4 +1,4 @@
-"""How long after a push Chromium shows The Climbers' tower drawn again (static/js/tower/).
+"""How long after a push Chromium shows The Climbers' tower drawn again (static/js/games/climbers/).
 
 Run: .venv/bin/python bench/tower.py [--moves N] [--picks N] [--breakdown]
         [--save-traces DIR] [--invalidations]
@@ -55,7 +55,7 @@ from support.browser import CHROMIUM_FLAGS, PHONE  # noqa: E402
 from support.strategies.climbers import choose  # noqa: E402
 
 NAMES = ("Ana", "Ben", "Chloé")
-#: The tower's entry module (static/js/tower/views.js), whose listeners draw the views: its
+#: The tower's entry module (static/js/games/climbers/views.js), whose listeners draw the views: its
 #: script time in a frame, as ``script_file`` names it, is a drawing.
 DRAWING_SCRIPT = "  in views.js"
 #: In every page before its scripts: when each push arrived, when each answer to a request

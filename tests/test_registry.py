@@ -33,6 +33,9 @@ from tests.conftest import FAKE_GAME, GAMES_UNDER_TEST
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME_CSS = ROOT / "static" / "css" / "games"
+#: The scripts every page may load; a game's own are in ``static/js/games/<id>/``.
+SCRIPTS = ROOT / "static" / "js"
+GAME_SCRIPTS = SCRIPTS / "games"
 LANGUAGES = ("en", "fr")
 
 
@@ -148,10 +151,16 @@ def test_every_package_of_the_games_is_a_registered_game_found_by_its_id():
                for engine in ENGINES)
 
 
+def shared_scripts() -> list[Path]:
+    """The scripts under ``static/js/`` outside the games' own folders."""
+    return sorted(path for path in SCRIPTS.rglob("*.js") if GAME_SCRIPTS not in path.parents)
+
+
 def shared_files_naming_a_game() -> list[str]:
-    """The companion's modules, templates and stylesheets outside the games' own places and
-    the registry's list that name a registered game's id as a string or an attribute's
-    value (a branch such as ``game_id == 'climbers'``, a rule on ``[data-game=climbers]``)."""
+    """The companion's modules, templates, stylesheets and scripts outside the games' own
+    places and the registry's list that name a registered game's id as a string or an
+    attribute's value (a branch such as ``game_id == 'climbers'``, a rule on
+    ``[data-game=climbers]``)."""
     named = re.compile("|".join(rf"[\"'=]{re.escape(game_id)}[\"'\]]" for game_id in GAME_IDS))
     games = ROOT / "companion" / "games"
     shared = [path for path in (ROOT / "companion").rglob("*.py")
@@ -160,12 +169,41 @@ def shared_files_naming_a_game() -> list[str]:
     shared += [path for path in (ROOT / "templates").rglob("*.html")
                if (ROOT / "templates" / "games") not in path.parents]
     shared += [path for path in (ROOT / "static").rglob("*.css") if GAME_CSS not in path.parents]
+    shared += shared_scripts()
     return sorted(str(path.relative_to(ROOT)) for path in shared
                   if named.search(path.read_text()))
 
 
-def test_no_shared_module_template_or_stylesheet_names_a_game():
+#: A script a page loads, named by its path under ``static/`` (or its folder's, an import
+#: map's): ``asset_url('js/companion.js')``, ``import_map('js/games/climbers')``.
+LOADED = re.compile(r"""["'](js/[\w./-]+)["']""")
+
+
+def loaded(script: str, texts: list[str]) -> bool:
+    """Whether ``texts`` name ``script`` (its path under ``static/``) or its folder."""
+    return any(script == named or script.startswith(named + "/")
+               for text in texts for named in LOADED.findall(text))
+
+
+def scripts_of_one_game(scripts: list[str]) -> list[str]:
+    """The ``scripts`` (paths under ``static/``) that one game's places load and no shared
+    place does: that game's scripts, which belong in its own ``static/js/games/<id>/``."""
+    shared = shared_sources()
+    games = {spec.id: sources_of(spec) for spec in GAMES_UNDER_TEST}
+    return [f"{script} ({game_id})" for script in scripts if not loaded(script, shared)
+            for game_id, texts in games.items() if loaded(script, texts)]
+
+
+def test_no_shared_module_template_stylesheet_or_script_names_a_game():
     assert shared_files_naming_a_game() == []
+    shared = [str(path.relative_to(ROOT / "static")) for path in shared_scripts()]
+    assert scripts_of_one_game(shared) == []
+
+
+def test_the_script_scan_names_a_script_only_one_games_places_load():
+    assert scripts_of_one_game(["js/companion.js", "js/games/climbers/views.js",
+                                "js/games/climbers/more.js"]) == [
+        "js/games/climbers/views.js (climbers)", "js/games/climbers/more.js (climbers)"]
 
 
 #: The stylesheets every game's pages share (a game's own are in ``static/css/games/``).
@@ -195,10 +233,11 @@ def shared_sources() -> list[str]:
 
 
 def sources_of(spec: GameSpec) -> list[str]:
-    """A game's own places: its templates, its package, its stylesheets."""
+    """A game's own places: its templates, its package, its stylesheets, its scripts."""
     module = importlib.import_module(type(spec.engine).__module__.rsplit(".", 1)[0])
     paths = [*spec.templates_path.rglob("*"), *Path(str(module.__file__)).parent.rglob("*"),
-             *GAME_CSS.glob(f"{spec.id}.css"), *GAME_CSS.glob(f"{spec.id}-*.css")]
+             *GAME_CSS.glob(f"{spec.id}.css"), *GAME_CSS.glob(f"{spec.id}-*.css"),
+             *(GAME_SCRIPTS / spec.id).rglob("*.js")]
     return [path.read_text() for path in paths if path.suffix in SOURCE_SUFFIXES]
 
 

@@ -1,4 +1,5 @@
-"""Native ES modules (The Climbers' tower, ``static/js/tower/``) under content-hashed URLs.
+"""Native ES modules under content-hashed URLs: any folder of them under ``static/`` (a
+game's own, ``static/js/games/<id>/``), named by its path by the page that loads it.
 
 A module imports another by a relative path (``import {draw} from "./paint.js"``), which
 carries no hash: the page's import map sends each module's plain URL to its hashed one

@@ -222,7 +222,7 @@ def test_a_keyboard_player_keeps_the_focus_when_the_late_script_draws_the_tower_
     context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[seat],
                           "url": live_server["base"]}])
     held = []
-    context.route("**/js/tower/more.js*", lambda route: held.append(route))
+    context.route("**/js/games/climbers/more.js*", lambda route: held.append(route))
     page = context.new_page()
     page.goto(f"{live_server['base']}/t/{table.code}/play", wait_until="domcontentloaded")
     top = page.locator("#cl-v-me .cl-reach[tabindex]").first

@@ -279,7 +279,7 @@ def test_a_whole_game_on_the_rooms_screen_and_the_phones(browser: Browser, live_
 
 
 #: A seat's piece, drawn: SkyRunner's climber on the wall, The Climbers' figure (drawn by
-#: static/js/tower/).
+#: static/js/games/climbers/).
 PIECE_OF_SEAT = {"skyrunner": "#climber-{seat} rect.climber",
                  "climbers": "g.cl-pawn[data-seat='{seat}'] path"}
 #: Each seat's piece colour and the colours of the dots it is shown by (its line in the

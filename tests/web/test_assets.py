@@ -109,7 +109,7 @@ def test_an_asset_changed_on_disk_gets_a_new_url(app, tmp_path):
         assert asset_url("a.css") != first
 
 
-TOWER = STATIC / "js" / "tower"
+TOWER = STATIC / "js" / "games" / "climbers"
 IMPORT_MAP = re.compile(r'<script type="importmap">(.*?)</script>')
 
 
@@ -125,14 +125,14 @@ def test_the_towers_modules_come_under_their_hashed_urls(app):
     digest = base64.b64encode(hashlib.sha256(found.group(1).encode()).digest()).decode()
     assert f"script-src 'self' 'sha256-{digest}';" in response.headers["Content-Security-Policy"]
     imports = json.loads(found.group(1))["imports"]
-    assert sorted(imports) == sorted(f"/static/js/tower/{p.name}" for p in TOWER.glob("*.js"))
+    assert sorted(imports) == sorted(f"/static/{p.relative_to(STATIC)}" for p in TOWER.glob("*.js"))
     for plain, hashed in imports.items():
         content = (STATIC / plain.removeprefix("/static/")).read_bytes()
         assert hashed == f"{plain}?v={hashlib.sha256(content).hexdigest()[:12]}"
         cached = phone.get(hashed).headers["Cache-Control"]
         assert cached == "public, max-age=31536000, immutable", plain
     entry = re.findall(r'<script type="module" src="([^"]+)"></script>', html)
-    assert entry == [imports["/static/js/tower/views.js"]]
+    assert entry == [imports["/static/js/games/climbers/views.js"]]
     preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
     assert preloaded and set(preloaded) <= set(imports.values())
     named = {url.split("?")[0].rsplit("/", 1)[1] for url in ASSET.findall(html)}

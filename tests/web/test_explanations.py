@@ -2,9 +2,9 @@
 
 Seeded playouts of every game: after each move, every seat's page is read for the things it
 shows dimmed (an ``hx-get`` to ``/explain``, or a block of The Climbers' tower that the
-question does not light, which static/js/tower/taps.js asks about the same way), and each is
-asked. The answer is a notice naming a rule the game marks as a refusal, in the players'
-terms (in English and in French by turns, with nothing a player should not read: no clause
+question does not light, which static/js/games/climbers/taps.js asks about the same way), and
+each is asked. The answer is a notice naming a rule the game marks as a refusal, in the
+players' terms (in English and in French by turns, with nothing a player should not read: no clause
 id, no source in the other language): never a shape error, never a 500, and the table
 unchanged."""
 

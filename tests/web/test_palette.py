@@ -28,14 +28,14 @@ def test_the_simulation_finds_the_old_red_green_confusion():
     assert closest["normal"][0] > 25
 
 
-TOWER = STATIC / "js" / "tower"
+TOWER = STATIC / "js" / "games" / "climbers"
 #: The Climbers' colours by the names the tower's records give them.
 CLIMBERS = ("red", "yellow", "dark-blue", "light-blue", "violet", "grey")
 
 
 def climbers_colours() -> dict[str, str]:
     """The colours The Climbers' blocks and figures are painted in: the stylesheet's
-    ``--cl-<colour>``, which static/js/tower/paint.js reads (its only colour table)."""
+    ``--cl-<colour>``, which static/js/games/climbers/paint.js reads (its only colour table)."""
     root = palette.root_colours(CSS)
     return {name: root[f"--cl-{name}"] for name in CLIMBERS}
 

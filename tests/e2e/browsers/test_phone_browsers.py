@@ -108,7 +108,7 @@ def test_a_card_game(phone: Phone, live_server, game: str, players: int, seed: i
 #: The tower's modules the page fetched (the URL's path and query of each fetch), once it
 #: has fetched every one, ``arguments[0]`` of them (the last ones after the first drawing).
 TOWER_MODULES = """const urls = performance.getEntriesByType("resource").map((e) => new URL(e.name))
-  .filter((u) => u.pathname.startsWith("/static/js/tower/"));
+  .filter((u) => u.pathname.startsWith("/static/js/games/climbers/"));
 const all = new Set(urls.map((u) => u.pathname)).size === arguments[0];
 return all ? urls.map((u) => u.pathname + u.search) : null;"""
 
@@ -117,7 +117,7 @@ def test_climbers(phone: Phone, live_server):
     table = join(phone, live_server, "climbers", players=2, seed=8)
     # the import map (allowed by its hash in the page's policy) sends every module to its
     # hashed URL: none is fetched twice, nor without its hash
-    count = len(list((STATIC / "js" / "tower").glob("*.js")))
+    count = len(list((STATIC / "js" / "games" / "climbers").glob("*.js")))
     modules = wait(phone, TOWER_MODULES, count, what="the tower's modules")
     assert len(modules) == count and all("?v=" in url for url in modules), modules
     move_by_taps(phone, "#picker [data-confirm-move]")  # the start tower stands

@@ -1,6 +1,6 @@
 """What a phone's tower lights up for the question asked now: the blocks that may move, the
 tops the figure can walk to, the places a block may go (ghost blocks), and what each tap
-adds to the pick. ``static/js/tower/`` reads it from ``#cl-ask`` and draws it in place.
+adds to the pick. ``static/js/games/climbers/`` reads it from ``#cl-ask`` and draws it in place.
 
 Pure Python (no Flask): the words come from the caller.
 """

@@ -1,5 +1,5 @@
 """The Climbers' tower as the browser draws it: one short record per block, figure and
-ladder, read from a public view. ``static/js/tower/`` projects them in 3-D from where
+ladder, read from a public view. ``static/js/games/climbers/`` projects them in 3-D from where
 each viewer sits.
 
 Each record is a list item of its own (``games/climbers/tower_data.html``), keyed by what

@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from http.cookiejar import CookieJar
 from pathlib import Path
@@ -215,21 +216,38 @@ SOURCE_SUFFIXES = (".html", ".py", ".js", ".css")
 def class_selectors(css: str) -> set[str]:
     """The classes named in a stylesheet's selectors (not its comments, nor its at-rules)."""
     rules = re.sub(r"/\*.*?\*/", "", css, flags=re.DOTALL)
-    return {name for selector in re.findall(r"([^{};]+)\{", rules)
+    return {f".{name}" for selector in re.findall(r"([^{};]+)\{", rules)
             if not selector.lstrip().startswith("@")
             for name in re.findall(r"\.(-?[_a-zA-Z][\w-]*)", selector)}
 
 
-def shared_sources() -> list[str]:
+#: The scripts every game's pages share (its ``*.js``; a game's own are in folders below).
+SHARED_SCRIPTS = ROOT / "static" / "js"
+
+
+#: A script's string literals, and a class named in a selector among them.
+JS_STRING = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`")
+SELECTED_CLASS = re.compile(r"(?:^|(?<=[\s,>+~(\w\]*]))\.(-?[_a-zA-Z][\w-]*)")
+
+
+def script_selectors(js: str) -> set[str]:
+    """The classes named in a script's selectors: a class after the start, a space or a
+    selector's punctuation in one of its string literals (not its comments)."""
+    code = re.sub(r"^\s*//.*$", "", js, flags=re.MULTILINE)
+    return {f".{name}" for literal in JS_STRING.findall(code)
+            for name in SELECTED_CLASS.findall(literal[1:-1])}
+
+
+def shared_sources(but: Path | None = None) -> list[str]:
     """The shared templates and modules (but the games' and the registry's list), and the
-    scripts every page loads (``static/js/*.js``)."""
+    scripts every page loads (``static/js/*.js``), but the file ``but`` being scanned."""
     games = ROOT / "companion" / "games"
     paths = [path for path in (ROOT / "companion").rglob("*.py")
              if games not in path.parents or path.parent == games]
     paths += [path for path in (ROOT / "templates").rglob("*.html")
               if (ROOT / "templates" / "games") not in path.parents]
-    paths += sorted((ROOT / "static" / "js").glob("*.js"))
-    return [path.read_text() for path in paths]
+    paths += sorted(SHARED_SCRIPTS.glob("*.js"))
+    return [path.read_text() for path in paths if path != but]
 
 
 def sources_of(spec: GameSpec) -> list[str]:
@@ -241,27 +259,43 @@ def sources_of(spec: GameSpec) -> list[str]:
     return [path.read_text() for path in paths if path.suffix in SOURCE_SUFFIXES]
 
 
-def classes_of_one_game(sheets: list[Path]) -> list[str]:
-    """The classes that ``sheets`` style and that only one game's places use, no shared
-    template, module or script: rules that belong in that game's own stylesheet. (A class
-    several games use and no shared place is one component they share, or one to split.)"""
-    shared = shared_sources()
+def classes_of_one_game(files: list[Path],
+                        names: Callable[[str], set[str]] = class_selectors) -> list[str]:
+    """The classes that ``files`` select (stylesheets, or with ``script_selectors`` scripts)
+    that only one game's places use, no other shared template, module or script: rules that
+    belong in that game's own places. (A class several games use and no shared place is one
+    component they share, or one to split.)"""
     games = {spec.id: sources_of(spec) for spec in GAMES_UNDER_TEST}
     found = []
-    for sheet in sheets:
-        for name in sorted(class_selectors(sheet.read_text())):
-            word = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+    for file in files:
+        shared = shared_sources(but=file)
+        for name in sorted(names(file.read_text())):
+            word = re.compile(rf"(?<![\w-]){re.escape(name.removeprefix('.'))}(?![\w-])")
             if any(word.search(text) for text in shared):
                 continue
             users = [game_id for game_id, texts in games.items()
                      if any(word.search(text) for text in texts)]
             if len(users) == 1:
-                found.append(f"{sheet.name}: .{name} ({users[0]})")
+                found.append(f"{file.name}: {name} ({users[0]})")
     return found
 
 
 def test_no_shared_stylesheet_styles_a_class_of_one_game():
     assert classes_of_one_game(sorted(SHARED_STYLESHEETS.glob("*.css"))) == []
+
+
+def test_no_shared_script_selects_a_class_of_one_game():
+    assert classes_of_one_game(sorted(SHARED_SCRIPTS.glob("*.js")), script_selectors) == []
+
+
+def test_the_script_scan_names_a_class_only_one_games_templates_use(tmp_path):
+    script = tmp_path / "shared.js"
+    script.write_text("// .stackbtn\n"
+                      "document.querySelector(\".ladder .rung.chosen, svg.cl-3d [role=button]\");\n"
+                      "el.closest(`#private .cl-step-nav`);\n")
+    assert classes_of_one_game([script], script_selectors) == [
+        "shared.js: .cl-3d (climbers)", "shared.js: .cl-step-nav (climbers)",
+        "shared.js: .rung (heuchel-meuchel)"]
 
 
 def test_the_stylesheet_scan_names_a_class_only_one_games_templates_use(tmp_path):

@@ -90,9 +90,10 @@
     if (bottom > limit) window.scrollBy(0, Math.min(bottom - limit, Math.max(top - 8, 0)));
   }
 
-  // Heuchel & Meuchel's stack being moved and the squares it may land on.
+  // What the question under way is about (a game marks it data-keep-in-sight: a stack being
+  // moved and the squares it may land on) stays in sight above the panel.
   function keepPickInSight() {
-    bringIntoSight([...document.querySelectorAll(".ladder .rung.chosen, .ladder .rung:has(.landing)")]);
+    bringIntoSight([...document.querySelectorAll("[data-keep-in-sight]")]);
   }
 
   // A page opens on the player's own things (Heuchel & Meuchel's stacks), not above them.
@@ -132,8 +133,10 @@
     const picker = document.getElementById("picker");
     const candidates = [
       picker && picker.querySelector("[data-confirm-move]"),
-      picker && picker.querySelector(".options button, .options input, .cl-step-nav button"),
-      document.querySelector("#private .playable, svg.cl-3d [role=button], button.reach, button.landing, .rung button.playable"),
+      picker && picker.querySelector(".options button, .options input"),
+      // a game's own tap targets that answer the question: data-answer, or the buttons a
+      // script draws in a picture marked data-answer-parts (The Climbers' tower)
+      document.querySelector("#private .playable, [data-answer], [data-answer-parts] [role=button]"),
       picker && picker.querySelector("button:not([data-change])"),  // not after a choice made
     ];
     return candidates.find(focusable) || null;

@@ -30,7 +30,7 @@ GAMES = {"seventh-heaven": (4, 8), "heuchel-meuchel": (3, 60), "skyrunner": (3, 
 #: What a player presses Enter on: the next answer the move needs (for a SkyRunner card
 #: chosen already, "Change my choice" first).
 ANSWER = ("[data-confirm-move], #picker .options button, #picker .options input, "
-          "#private .playable, svg.cl-3d [role=button], button.reach, button.landing, "
+          "#private .playable, [data-answer], [data-answer-parts] [role=button], "
           "#picker [data-change]")
 
 

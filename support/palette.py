@@ -4,11 +4,11 @@ tritanopia, and the contrast of the text printed on each.
 
 Measured by bench/palette.py ([--markdown]); held by tests/web/test_palette.py.
 
-The colours are read from the ``:root`` custom properties of static/css/companion.css (the
-one place the pages take them from). Dichromacy is simulated with the matrices of Machado,
-Oliveira and Fernandes (2009) at severity 1.0, applied in linear RGB; the distance is
-CIEDE2000 in CIELAB (D65). tests/web/test_palette.py holds every game to ``MIN_DELTA_E``
-and every label to WCAG's 4.5:1.
+The colours are read from the ``:root`` custom properties of the stylesheets the pages take
+them from: static/css/companion.css and each game's own (static/css/games/). Dichromacy is
+simulated with the matrices of Machado, Oliveira and Fernandes (2009) at severity 1.0,
+applied in linear RGB; the distance is CIEDE2000 in CIELAB (D65). tests/web/test_palette.py
+holds every game to ``MIN_DELTA_E`` and every label to WCAG's 4.5:1.
 """
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CSS = ROOT / "static" / "css" / "companion.css"
+CSS = ROOT / "static" / "css"
 
 #: No two colours of one game closer than this (CIEDE2000) in any vision simulated. About
 #: ten is "clearly another colour" at a glance across a table; the letters do the rest.
 MIN_DELTA_E = 10.0
 
-#: Each game's colours that players tell apart, by their custom property in companion.css.
+#: Each game's colours that players tell apart, by their custom property.
 #: The third item is the colour of the text printed on it (a card's value, a square's
 #: height, a colour letter).
 GAMES: dict[str, list[tuple[str, str, str]]] = {
@@ -62,13 +62,19 @@ SIMULATIONS: dict[str, tuple[tuple[float, float, float], ...] | None] = {
 RGB = tuple[float, float, float]
 
 
+def stylesheets() -> str:
+    """The platform's stylesheet and each game's own, one after the other."""
+    sheets = [CSS / "companion.css", *sorted((CSS / "games").glob("*.css"))]
+    return "\n".join(sheet.read_text(encoding="utf-8") for sheet in sheets)
+
+
 def root_colours(css: str) -> dict[str, str]:
-    """The ``:root`` block's colour custom properties: name (with its dashes) to #rrggbb."""
-    block = re.search(r":root\s*\{(.*?)\}", css, re.S)
-    if block is None:
-        raise ValueError("companion.css has no :root block")
-    return {name: value.lower() for name, value in
-            re.findall(r"(--[\w-]+):\s*(#[0-9a-fA-F]{6})\b", block.group(1))}
+    """The ``:root`` blocks' colour custom properties: name (with its dashes) to #rrggbb."""
+    blocks = re.findall(r":root\s*\{(.*?)\}", css, re.S)
+    if not blocks:
+        raise ValueError("the stylesheets have no :root block")
+    return {name: value.lower() for block in blocks for name, value in
+            re.findall(r"(--[\w-]+):\s*(#[0-9a-fA-F]{6})\b", block)}
 
 
 def linear(hex_colour: str) -> RGB:
@@ -180,7 +186,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--markdown", action="store_true", help="a table for docs/")
     args = parser.parse_args()
-    css = CSS.read_text(encoding="utf-8")
+    css = stylesheets()
     if args.markdown:
         print(markdown(css))
         return 0

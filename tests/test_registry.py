@@ -221,6 +221,14 @@ def class_selectors(css: str) -> set[str]:
             for name in re.findall(r"\.(-?[_a-zA-Z][\w-]*)", selector)}
 
 
+def custom_properties(css: str) -> set[str]:
+    """The custom properties a stylesheet sets and does not read itself (a game's colours
+    that only its own rules paint with), not in its comments."""
+    rules = re.sub(r"/\*.*?\*/", "", css, flags=re.DOTALL)
+    read = set(re.findall(r"var\(\s*(--[\w-]+)", rules))
+    return set(re.findall(r"(?<![\w-])(--[_a-zA-Z][\w-]*)\s*:", rules)) - read
+
+
 #: The scripts every game's pages share (its ``*.js``; a game's own are in folders below).
 SHARED_SCRIPTS = ROOT / "static" / "js"
 
@@ -261,10 +269,11 @@ def sources_of(spec: GameSpec) -> list[str]:
 
 def classes_of_one_game(files: list[Path],
                         names: Callable[[str], set[str]] = class_selectors) -> list[str]:
-    """The classes that ``files`` select (stylesheets, or with ``script_selectors`` scripts)
-    that only one game's places use, no other shared template, module or script: rules that
-    belong in that game's own places. (A class several games use and no shared place is one
-    component they share, or one to split.)"""
+    """The classes that ``files`` select (stylesheets; with ``script_selectors`` scripts;
+    with ``custom_properties`` a stylesheet's custom properties) that only one game's places
+    use, no other shared template, module or script: rules that belong in that game's own
+    places. (A class several games use and no shared place is one component they share, or
+    one to split.)"""
     games = {spec.id: sources_of(spec) for spec in GAMES_UNDER_TEST}
     found = []
     for file in files:
@@ -282,6 +291,19 @@ def classes_of_one_game(files: list[Path],
 
 def test_no_shared_stylesheet_styles_a_class_of_one_game():
     assert classes_of_one_game(sorted(SHARED_STYLESHEETS.glob("*.css"))) == []
+
+
+def test_no_shared_stylesheet_holds_a_custom_property_of_one_game():
+    """A game's colours (``--cl-red``) are set in its own stylesheet, not the shared one."""
+    assert classes_of_one_game(sorted(SHARED_STYLESHEETS.glob("*.css")), custom_properties) == []
+
+
+def test_the_custom_property_scan_names_one_games_colours(tmp_path):
+    sheet = tmp_path / "shared.css"
+    sheet.write_text(":root { --ink: #111; /* --sr-red: */ --cl-red: #d62828;\n"
+                     "  --cl-violet: #7b2cbf; }\n"
+                     ".swatch { background: var(--cl-violet); color: var(--ink); }")
+    assert classes_of_one_game([sheet], custom_properties) == ["shared.css: --cl-red (climbers)"]
 
 
 def test_no_shared_script_selects_a_class_of_one_game():

@@ -6,7 +6,7 @@ from __future__ import annotations
 from companion.paths import STATIC
 from support import palette
 
-CSS = palette.CSS.read_text(encoding="utf-8")
+CSS = palette.stylesheets()
 
 
 def test_no_two_colours_of_a_game_are_close_in_any_simulated_vision():
@@ -34,7 +34,7 @@ CLIMBERS = ("red", "yellow", "dark-blue", "light-blue", "violet", "grey")
 
 
 def climbers_colours() -> dict[str, str]:
-    """The colours The Climbers' blocks and figures are painted in: the stylesheet's
+    """The colours The Climbers' blocks and figures are painted in: its stylesheet's
     ``--cl-<colour>``, which static/js/games/climbers/paint.js reads (its only colour table)."""
     root = palette.root_colours(CSS)
     return {name: root[f"--cl-{name}"] for name in CLIMBERS}

@@ -260,5 +260,13 @@ def test_at_200_percent_text_a_move_is_made_without_a_clipped_control(browser: B
     picker = page.locator("#picker")
     # the panel grows the page rather than scrolling inside itself
     assert picker.evaluate("p => getComputedStyle(p).position") == "static"
+    assert phone_wide(page), "wider than the phone at 200% text"
     move_by_keyboard(page)
-    assert no_horizontal_scroll(page)
+    assert no_horizontal_scroll(page) and phone_wide(page)
+
+
+def phone_wide(page: Page) -> bool:
+    """The page is laid out as wide as the phone: nothing (a card's long name that does not
+    wrap) widens it. A phone's browser widens its layout to what the page holds, so the
+    scroll width alone says nothing: the layout's width says it."""
+    return page.evaluate("innerWidth") == PHONE["viewport"]["width"]

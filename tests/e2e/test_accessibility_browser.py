@@ -242,14 +242,18 @@ def test_the_colour_is_written_on_every_card_pawn_and_square(browser: Browser, l
         assert dot.get_attribute("aria-label") == f"{colour} ({sr_letters[colour]})"
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("game", list(GAMES))
 def test_at_200_percent_text_a_move_is_made_without_a_clipped_control(browser: Browser,
-                                                                      live_server, game: str):
+                                                                      live_server, game: str,
+                                                                      lang: str):
+    """In either language (French words are longer): no control clipped, nothing wider
+    than the phone."""
     base = live_server["base"]
     table = started(live_server, game)
     context = browser.new_context(**PHONE)
     context.add_cookies([{"name": f"seat_{table.code}", "value": table.tokens[mover(table)],
-                          "url": base}])
+                          "url": base}, {"name": "lang", "value": lang, "url": base}])
     page = context.new_page()
     # the phone's text size at 200%: the browser's default font size, as its setting does
     context.new_cdp_session(page).send("Page.setFontSizes",

@@ -1,6 +1,6 @@
 // The tower painted into an <svg>: the blocks face by face in the painter's order, each
 // face a <polygon> in its block's <g data-block>, then the lit tops, ladders and figures.
-// The colours are the stylesheet's --cl-<colour> (companion.css), read once.
+// The colours are the stylesheet's --cl-<colour> (static/css/games/climbers.css), read once.
 import {UNIT, camera, grow, meets, outline, paintOrder} from "./projection.js";
 
 export const NS = "http://www.w3.org/2000/svg";

@@ -12,7 +12,6 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
 from dataclasses import replace
 from http.cookiejar import CookieJar
 from pathlib import Path
@@ -30,13 +29,10 @@ from companion.web.spec import PARTIALS, GameSpec
 from support.catalogues import of_games
 from support.checkout import copy_checkout
 from support.server_process import ServerProcess
-from tests.conftest import FAKE_GAME, GAMES_UNDER_TEST
+from tests.conftest import FAKE_GAME
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME_CSS = ROOT / "static" / "css" / "games"
-#: The scripts every page may load; a game's own are in ``static/js/games/<id>/``.
-SCRIPTS = ROOT / "static" / "js"
-GAME_SCRIPTS = SCRIPTS / "games"
 LANGUAGES = ("en", "fr")
 
 
@@ -150,189 +146,6 @@ def test_every_package_of_the_games_is_a_registered_game_found_by_its_id():
     assert found == sorted(package(game_id) for game_id in GAME_IDS)
     assert all(type(engine).__module__.startswith(package(engine.id) + ".")
                for engine in ENGINES)
-
-
-def shared_scripts() -> list[Path]:
-    """The scripts under ``static/js/`` outside the games' own folders."""
-    return sorted(path for path in SCRIPTS.rglob("*.js") if GAME_SCRIPTS not in path.parents)
-
-
-def shared_files_naming_a_game() -> list[str]:
-    """The companion's modules, templates, stylesheets and scripts outside the games' own
-    places and the registry's list that name a registered game's id as a string or an
-    attribute's value (a branch such as ``game_id == 'climbers'``, a rule on
-    ``[data-game=climbers]``)."""
-    named = re.compile("|".join(rf"[\"'=]{re.escape(game_id)}[\"'\]]" for game_id in GAME_IDS))
-    games = ROOT / "companion" / "games"
-    shared = [path for path in (ROOT / "companion").rglob("*.py")
-              if (games not in path.parents or path.parent == games)
-              and path != games / "registry.py"]
-    shared += [path for path in (ROOT / "templates").rglob("*.html")
-               if (ROOT / "templates" / "games") not in path.parents]
-    shared += [path for path in (ROOT / "static").rglob("*.css") if GAME_CSS not in path.parents]
-    shared += shared_scripts()
-    return sorted(str(path.relative_to(ROOT)) for path in shared
-                  if named.search(path.read_text()))
-
-
-#: A script a page loads, named by its path under ``static/`` (or its folder's, an import
-#: map's): ``asset_url('js/companion.js')``, ``import_map('js/games/climbers')``.
-LOADED = re.compile(r"""["'](js/[\w./-]+)["']""")
-
-
-def loaded(script: str, texts: list[str]) -> bool:
-    """Whether ``texts`` name ``script`` (its path under ``static/``) or its folder."""
-    return any(script == named or script.startswith(named + "/")
-               for text in texts for named in LOADED.findall(text))
-
-
-def scripts_of_one_game(scripts: list[str]) -> list[str]:
-    """The ``scripts`` (paths under ``static/``) that one game's places load and no shared
-    place does: that game's scripts, which belong in its own ``static/js/games/<id>/``."""
-    shared = shared_sources()
-    games = {spec.id: sources_of(spec) for spec in GAMES_UNDER_TEST}
-    return [f"{script} ({game_id})" for script in scripts if not loaded(script, shared)
-            for game_id, texts in games.items() if loaded(script, texts)]
-
-
-def test_no_shared_module_template_stylesheet_or_script_names_a_game():
-    assert shared_files_naming_a_game() == []
-    shared = [str(path.relative_to(ROOT / "static")) for path in shared_scripts()]
-    assert scripts_of_one_game(shared) == []
-
-
-def test_the_script_scan_names_a_script_only_one_games_places_load():
-    assert scripts_of_one_game(["js/companion.js", "js/games/climbers/views.js",
-                                "js/games/climbers/more.js"]) == [
-        "js/games/climbers/views.js (climbers)", "js/games/climbers/more.js (climbers)"]
-
-
-#: The stylesheets every game's pages share (a game's own are in ``static/css/games/``).
-SHARED_STYLESHEETS = ROOT / "static" / "css"
-#: Where a page's classes come from: markup, the code that writes it, the scripts.
-SOURCE_SUFFIXES = (".html", ".py", ".js", ".css")
-
-
-def class_selectors(css: str) -> set[str]:
-    """The classes named in a stylesheet's selectors (not its comments, nor its at-rules)."""
-    rules = re.sub(r"/\*.*?\*/", "", css, flags=re.DOTALL)
-    return {f".{name}" for selector in re.findall(r"([^{};]+)\{", rules)
-            if not selector.lstrip().startswith("@")
-            for name in re.findall(r"\.(-?[_a-zA-Z][\w-]*)", selector)}
-
-
-def custom_properties(css: str) -> set[str]:
-    """The custom properties a stylesheet sets and does not read itself (a game's colours
-    that only its own rules paint with), not in its comments."""
-    rules = re.sub(r"/\*.*?\*/", "", css, flags=re.DOTALL)
-    read = set(re.findall(r"var\(\s*(--[\w-]+)", rules))
-    return set(re.findall(r"(?<![\w-])(--[_a-zA-Z][\w-]*)\s*:", rules)) - read
-
-
-#: The scripts every game's pages share (its ``*.js``; a game's own are in folders below).
-SHARED_SCRIPTS = ROOT / "static" / "js"
-
-
-#: A script's string literals, and a class named in a selector among them.
-JS_STRING = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`")
-SELECTED_CLASS = re.compile(r"(?:^|(?<=[\s,>+~(\w\]*]))\.(-?[_a-zA-Z][\w-]*)")
-
-
-def script_selectors(js: str) -> set[str]:
-    """The classes named in a script's selectors: a class after the start, a space or a
-    selector's punctuation in one of its string literals (not its comments)."""
-    code = re.sub(r"^\s*//.*$", "", js, flags=re.MULTILINE)
-    return {f".{name}" for literal in JS_STRING.findall(code)
-            for name in SELECTED_CLASS.findall(literal[1:-1])}
-
-
-def shared_sources(but: Path | None = None) -> list[str]:
-    """The shared templates and modules (but the games' and the registry's list), and the
-    scripts every page loads (``static/js/*.js``), but the file ``but`` being scanned."""
-    games = ROOT / "companion" / "games"
-    paths = [path for path in (ROOT / "companion").rglob("*.py")
-             if games not in path.parents or path.parent == games]
-    paths += [path for path in (ROOT / "templates").rglob("*.html")
-              if (ROOT / "templates" / "games") not in path.parents]
-    paths += sorted(SHARED_SCRIPTS.glob("*.js"))
-    return [path.read_text() for path in paths if path != but]
-
-
-def sources_of(spec: GameSpec) -> list[str]:
-    """A game's own places: its templates, its package, its stylesheets, its scripts."""
-    module = importlib.import_module(type(spec.engine).__module__.rsplit(".", 1)[0])
-    paths = [*spec.templates_path.rglob("*"), *Path(str(module.__file__)).parent.rglob("*"),
-             *GAME_CSS.glob(f"{spec.id}.css"), *GAME_CSS.glob(f"{spec.id}-*.css"),
-             *(GAME_SCRIPTS / spec.id).rglob("*.js")]
-    return [path.read_text() for path in paths if path.suffix in SOURCE_SUFFIXES]
-
-
-def classes_of_one_game(files: list[Path],
-                        names: Callable[[str], set[str]] = class_selectors) -> list[str]:
-    """The classes that ``files`` select (stylesheets; with ``script_selectors`` scripts;
-    with ``custom_properties`` a stylesheet's custom properties) that only one game's places
-    use, no other shared template, module or script: rules that belong in that game's own
-    places. (A class several games use and no shared place is one component they share, or
-    one to split.)"""
-    games = {spec.id: sources_of(spec) for spec in GAMES_UNDER_TEST}
-    found = []
-    for file in files:
-        shared = shared_sources(but=file)
-        for name in sorted(names(file.read_text())):
-            word = re.compile(rf"(?<![\w-]){re.escape(name.removeprefix('.'))}(?![\w-])")
-            if any(word.search(text) for text in shared):
-                continue
-            users = [game_id for game_id, texts in games.items()
-                     if any(word.search(text) for text in texts)]
-            if len(users) == 1:
-                found.append(f"{file.name}: {name} ({users[0]})")
-    return found
-
-
-def test_no_shared_stylesheet_styles_a_class_of_one_game():
-    assert classes_of_one_game(sorted(SHARED_STYLESHEETS.glob("*.css"))) == []
-
-
-def test_no_shared_stylesheet_holds_a_custom_property_of_one_game():
-    """A game's colours (``--cl-red``) are set in its own stylesheet, not the shared one."""
-    assert classes_of_one_game(sorted(SHARED_STYLESHEETS.glob("*.css")), custom_properties) == []
-
-
-def test_the_custom_property_scan_names_one_games_colours(tmp_path):
-    sheet = tmp_path / "shared.css"
-    sheet.write_text(":root { --ink: #111; /* --sr-red: */ --cl-red: #d62828;\n"
-                     "  --cl-violet: #7b2cbf; }\n"
-                     ".swatch { background: var(--cl-violet); color: var(--ink); }")
-    assert classes_of_one_game([sheet], custom_properties) == ["shared.css: --cl-red (climbers)"]
-
-
-def test_no_shared_script_selects_a_class_of_one_game():
-    assert classes_of_one_game(sorted(SHARED_SCRIPTS.glob("*.js")), script_selectors) == []
-
-
-def test_the_script_scan_names_a_class_only_one_games_templates_use(tmp_path):
-    script = tmp_path / "shared.js"
-    script.write_text("// .stackbtn\n"
-                      "document.querySelector(\".ladder .rung.chosen, svg.cl-3d [role=button]\");\n"
-                      "el.closest(`#private .cl-step-nav`);\n")
-    assert classes_of_one_game([script], script_selectors) == [
-        "shared.js: .cl-3d (climbers)", "shared.js: .cl-step-nav (climbers)",
-        "shared.js: .rung (heuchel-meuchel)"]
-
-
-def test_the_stylesheet_scan_names_a_class_only_one_games_templates_use(tmp_path):
-    sheet = tmp_path / "shared.css"
-    sheet.write_text("/* .stackbtn */ .picker .cl-sitting button.chosen { margin: .4rem 0; }\n"
-                     "@media (max-height: 30em) { .hm-card, .cardbtn { font: .9rem/1.2 a; } }")
-    assert classes_of_one_game([sheet]) == ["shared.css: .cl-sitting (climbers)",
-                                            "shared.css: .hm-card (heuchel-meuchel)"]
-
-
-def test_the_project_settings_name_no_game():
-    """No per-game list in pyproject.toml: the contracts name the games by wildcard."""
-    settings = (ROOT / "pyproject.toml").read_text()
-    assert [game_id for game_id in GAME_IDS
-            if game_id in settings or package(game_id) in settings] == []
 
 
 def test_the_readme_lists_every_registered_game_with_its_player_counts():

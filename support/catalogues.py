@@ -9,9 +9,10 @@ compiled ``messages.mo``, committed beside it. The strings are extracted as ``ba
 maps the files (Python for ``companion/``, Jinja for ``templates/``), with Babel's default
 keywords and no comment tags, as ``pybabel extract -F babel.cfg`` did.
 
-``scripts/translations`` runs :func:`main`: extract, update and compile every catalogue, High
-Card's too (the game the tests register, ``tests/fake_game``, whose places ``babel.cfg``
-maps beside the companion's). A new string takes the French another catalogue already
+``scripts/translations`` runs :func:`main` through ``tests/catalogues.py``, which hands it
+the games the tests offer: extract, update and compile every catalogue, High Card's too
+(the game the tests register, ``tests/fake_game``, whose places ``babel.cfg`` maps beside
+the companion's). A new string takes the French another catalogue already
 gives it; any other waits, empty, for a translator (``tests/web/test_translations.py``
 fails until it has its French).
 """
@@ -220,12 +221,10 @@ def untranslated(places: Iterable[Places]) -> Iterator[str]:
                     yield f"{place.po(lang).relative_to(ROOT)}: {message.id!r}"
 
 
-def main() -> None:
-    # The games the tests offer, High Card with the registered ones: its strings go to its
-    # own catalogue, not to the shared one.
-    from tests.games_under_test import GAMES_UNDER_TEST
-
-    places = every(GAMES_UNDER_TEST)
+def main(games: Sequence[GameSpec]) -> None:
+    """Refresh the shared catalogue and those of ``games`` (the tests' run this with High
+    Card among them, whose strings go to its own catalogue, not to the shared one)."""
+    places = every(games)
     for path in refresh(places):
         print(f"wrote {path.relative_to(ROOT)}")
     waiting = list(untranslated(places))
@@ -233,7 +232,3 @@ def main() -> None:
         print(f"to translate: {line}")
     if waiting:
         raise SystemExit(1)
-
-
-if __name__ == "__main__":
-    main()

@@ -1,7 +1,7 @@
 """The games the tests offer: every registered game, and High Card (tests/fake_game), a
 throw-away game the tests register through the registry alone. Apart from the fixtures,
 with no pytest, since ``scripts/translations`` keeps High Card's catalogue in step with its
-places too (``support/catalogues.py``)."""
+places too (``tests/catalogues.py``)."""
 
 from __future__ import annotations
 

@@ -108,6 +108,8 @@ def touch_seen(page: Page, selector: str) -> int:
         return None if seen is None else (seen["x"], seen["y"])
 
     page.evaluate(COUNT_CLICKS)
+    page.evaluate(WATCH_REQUESTS)
+    quiet(page)  # the focus moves, and may scroll the page, 120 ms after the last swap
     if not touch_at(page, find):
         return 0
     if not page.evaluate(ZOOMED):

@@ -5,7 +5,6 @@ import contracts cover the games by wildcard). docs/architecture.md, "Adding a g
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -129,8 +128,7 @@ def shared_sources(but: Path | None = None) -> list[str]:
 
 def sources_of(spec: GameSpec) -> list[str]:
     """A game's own places: its templates, its package, its stylesheets, its scripts."""
-    module = importlib.import_module(type(spec.engine).__module__.rsplit(".", 1)[0])
-    paths = [*spec.templates_path.rglob("*"), *Path(str(module.__file__)).parent.rglob("*"),
+    paths = [*spec.templates_path.rglob("*"), *spec.package_path.rglob("*"),
              *GAME_CSS.glob(f"{spec.id}.css"), *GAME_CSS.glob(f"{spec.id}-*.css"),
              *(GAME_SCRIPTS / spec.id).rglob("*.js")]
     return [path.read_text() for path in paths if path.suffix in SOURCE_SUFFIXES]
